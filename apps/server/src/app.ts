@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import { AppError, errorCatalogue } from '@keel/contracts';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import type { Config } from './config/env.ts';
+import type { Deps } from './deps.ts';
+import type { Db } from './persistence/db.ts';
+import { buildOpenApiDocument, renderApiReference } from './http/openapi.ts';
+import { registerRoute, type RouteHandler } from './http/route.ts';
+import { adminRoutes } from './http/routes/admin.routes.ts';
+import { authRoutes } from './http/routes/auth.routes.ts';
+import { userRoutes } from './http/routes/user.routes.ts';
+
+export const allRoutes: readonly RouteHandler[] = [...authRoutes, ...userRoutes, ...adminRoutes] as RouteHandler[];
+
+function sendError(reply: FastifyReply, error: AppError) {
+  return reply.code(error.status).send({ code: error.status, msg: error.message, data: error.data });
+}
+
+export interface BuildAppOptions {
+  config: Config;
+  db: Db;
+  now?: () => Date;
+  logger?: FastifyServerOptions['logger'];
+  /** Test hook: extra routes (e.g. one that throws) registered like any other. */
+  extraRoutes?: (app: FastifyInstance) => void;
+}
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, db } = options;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.LOG_LEVEL },
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    trustProxy: config.TRUST_PROXY,
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+  });
+  const deps: Deps = { db, config, now: options.now ?? (() => new Date()), logger: app.log };
+
+  app.addHook('onRequest', async (request, reply) => {
+    // The id a user can quote to support; the same id is on every log line of the request.
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+  });
+  await app.register(cors, { origin: config.CORS_ORIGINS.length > 0 ? config.CORS_ORIGINS : false });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) =>
+      new AppError('TOO_MANY_REQUESTS', { retryAfterSeconds: Math.ceil(context.ttl / 1000) }),
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof AppError) return sendError(reply, error);
+    const fastifyError = error as { code?: string; statusCode?: number };
+    if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, new AppError('PAYLOAD_TOO_LARGE'));
+    if (fastifyError.statusCode === 429) return sendError(reply, new AppError('TOO_MANY_REQUESTS'));
+    if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
+      // Unparseable JSON, a wrong content type and the like: the client's input, not our failure.
+      return sendError(reply, new AppError('PARAMETER_ERROR', { fields: [{ field: 'body', message: 'unreadable request body' }] }));
+    }
+    // Details (stack, SQL) go to the log under the request id, never to the client.
+    request.log.error({ err: error }, 'unexpected failure');
+    return sendError(reply, new AppError('SYSTEM_ERROR', { requestId: request.id }));
+  });
+
+  for (const route of allRoutes) registerRoute(app, deps, route);
+  options.extraRoutes?.(app);
+
+  const openApiDocument = buildOpenApiDocument();
+  const apiReference = renderApiReference();
+  app.get('/openapi.json', async () => openApiDocument);
+  app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(apiReference));
+  app.get('/healthz', async (_request, reply) => {
+    try {
+      await db.query('SELECT 1');
+      return reply.send({ code: 200, msg: 'success', data: { status: 'ok', database: db.kind } });
+    } catch (error) {
+      app.log.error({ err: error }, 'health check: database unreachable');
+      return reply.code(503).send({ code: 503, msg: errorCatalogue.SYSTEM_ERROR.msg, data: { status: 'down', database: db.kind } });
+    }
+  });
+
+  // The two single-page apps. Any GET that is not an API call or a file gets the app's index.html,
+  // so every client route of spec section 2 is a working deep link.
+  const webDist = resolve(config.WEB_DIST_DIR);
+  const adminDist = resolve(config.ADMIN_DIST_DIR);
+  const hasWeb = existsSync(`${webDist}/index.html`);
+  const hasAdmin = existsSync(`${adminDist}/index.html`);
+  if (hasWeb) await app.register(fastifyStatic, { root: webDist, prefix: '/', wildcard: true, index: false });
+  if (hasAdmin) {
+    await app.register(fastifyStatic, { root: adminDist, prefix: '/admin/', decorateReply: !hasWeb, index: false });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !path.startsWith('/home/') && !/\.[a-z0-9]+$/i.test(path);
+    if (isPage && hasAdmin && (path === '/admin' || path.startsWith('/admin/'))) {
+      return reply.type('text/html; charset=utf-8').sendFile('index.html', adminDist);
+    }
+    if (isPage && hasWeb && !path.startsWith('/admin')) {
+      return reply.type('text/html; charset=utf-8').sendFile('index.html', webDist);
+    }
+    return sendError(reply, new AppError('NOT_FOUND'));
+  });
+
+  return app;
+}

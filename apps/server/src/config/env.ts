@@ -1,0 +1,65 @@
+import { z } from 'zod';
+
+const booleanText = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+/**
+ * Every setting of the server, read once from the environment at start-up. `.env.example` lists
+ * them all; a bad value stops start-up with one line per problem.
+ */
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
+  /** Folder for the embedded database (and later uploads); ignored for the database when DATABASE_URL is set. */
+  DATA_DIR: z.string().min(1).default('./data'),
+  /** postgres://... to use a PostgreSQL server instead of embedded PGlite. */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Where the floating customer-service button sends the user. */
+  SERVICE_URL: z.url({ protocol: /^(https?|mailto)$/ }).default('https://support.keel.example/'),
+  SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 7),
+  STAFF_SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(72).default(8),
+  /** Comma-separated origins allowed to call the API from another site; empty = same origin only. */
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((text) => text.split(',').map((origin) => origin.trim()).filter(Boolean)),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(1024 * 1024),
+  /** Requests per minute per client address on each login and registration route. */
+  AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
+  /** Operator switch: registration needs an existing user's invite code. */
+  INVITE_CODE_REQUIRED: booleanText.default(false),
+  /** Create demo users and the first staff account on an empty database. */
+  SEED_DEMO: booleanText.default(true),
+  /** Set behind a reverse proxy so client addresses (rate limits, logs) come from X-Forwarded-For. */
+  TRUST_PROXY: booleanText.default(false),
+  JOB_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  /** Built front ends; the defaults are where `npm run build` puts them. */
+  WEB_DIST_DIR: z.string().default('apps/web/dist'),
+  ADMIN_DIST_DIR: z.string().default('apps/admin/dist'),
+});
+
+export type Config = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {}
+
+/** Parses an environment; throws ConfigError whose message has one line per bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // An empty variable means "not set", as in most .env tooling.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `invalid configuration: ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(lines.join('\n'));
+  }
+  return parsed.data;
+}
+
+/** The variables with their defaults, for `.env.example` checks. */
+export const configVariableNames = Object.keys(envSchema.shape);

@@ -1,0 +1,11 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config/env.ts';
+import type { Db } from './persistence/db.ts';
+
+/** What use cases are given: the database, the configuration and the clock (never Date.now()). */
+export interface Deps {
+  db: Db;
+  config: Config;
+  now: () => Date;
+  logger: FastifyBaseLogger;
+}

@@ -1,0 +1,43 @@
+import {
+  listAuditContract,
+  listUsersContract,
+  setUserStatusContract,
+  staffLoginContract,
+  staffLogoutContract,
+  staffMeContract,
+} from '@keel/contracts';
+import { handler } from '../route.ts';
+import { toPublicStaff } from '../../persistence/staff.repository.ts';
+import { toPublicUser } from '../../persistence/users.repository.ts';
+import { endSession } from '../../use-cases/auth/resolve-session.ts';
+import { loginStaff } from '../../use-cases/admin/staff-auth.ts';
+import { listAudit, listUsers, setUserStatus } from '../../use-cases/admin/manage-users.ts';
+
+export const adminRoutes = [
+  handler(staffLoginContract, async ({ body, request, deps }) => {
+    const { staff, session } = await loginStaff(deps, { ...body, clientIp: request.ip, requestId: request.id });
+    return { token: session.token, expiresAt: session.expiresAt.toISOString(), staff: toPublicStaff(staff) };
+  }),
+  handler(staffLogoutContract, async ({ staffSession, deps }) => {
+    await endSession(deps, 'staff_sessions', staffSession.tokenHash);
+    return null;
+  }),
+  handler(staffMeContract, async ({ staffSession }) => toPublicStaff(staffSession.staff)),
+  handler(listUsersContract, async ({ query, deps }) => {
+    const { items, total } = await listUsers(deps, query);
+    return { items: items.map(toPublicUser), total };
+  }),
+  handler(setUserStatusContract, async ({ params, body, staffSession, request, deps }) =>
+    toPublicUser(
+      await setUserStatus(deps, {
+        staff: staffSession.staff,
+        userId: BigInt(params.userId),
+        status: body.status,
+        reason: body.reason,
+        clientIp: request.ip,
+        requestId: request.id,
+      }),
+    ),
+  ),
+  handler(listAuditContract, ({ query, deps }) => listAudit(deps, query)),
+];

@@ -1,0 +1,31 @@
+import { loginContract, logoutContract, registerContract } from '@keel/contracts';
+import { handler } from '../route.ts';
+import { registerUser } from '../../use-cases/auth/register-user.ts';
+import { loginUser } from '../../use-cases/auth/login-user.ts';
+import { endSession } from '../../use-cases/auth/resolve-session.ts';
+import { toPublicUser, type UserRow } from '../../persistence/users.repository.ts';
+import type { NewSession } from '../../persistence/sessions.repository.ts';
+
+function sessionAnswer({ user, session }: { user: UserRow; session: NewSession }) {
+  return {
+    token: session.token,
+    userId: user.id.toString(),
+    expiresAt: session.expiresAt.toISOString(),
+    user: toPublicUser(user),
+  };
+}
+
+export const authRoutes = [
+  handler(registerContract, async ({ body, request, deps }) =>
+    sessionAnswer(
+      await registerUser(deps, { ...body, clientIp: request.ip, userAgent: request.headers['user-agent'] }),
+    ),
+  ),
+  handler(loginContract, async ({ body, request, deps }) =>
+    sessionAnswer(await loginUser(deps, { ...body, clientIp: request.ip, userAgent: request.headers['user-agent'] })),
+  ),
+  handler(logoutContract, async ({ session, deps }) => {
+    await endSession(deps, 'sessions', session.tokenHash);
+    return null;
+  }),
+];

@@ -1,0 +1,13 @@
+import { meContract, serviceUrlContract, setLanguageContract, unreadContract } from '@keel/contracts';
+import { handler } from '../route.ts';
+import { toPublicUser } from '../../persistence/users.repository.ts';
+import { hasUnreadMessages, setUserLanguage } from '../../use-cases/user/user-queries.ts';
+
+export const userRoutes = [
+  handler(unreadContract, ({ session, deps }) => hasUnreadMessages(deps, session.user.id)),
+  handler(meContract, async ({ session }) => toPublicUser(session.user)),
+  handler(setLanguageContract, async ({ session, body, deps }) =>
+    toPublicUser(await setUserLanguage(deps, session.user.id, body.language)),
+  ),
+  handler(serviceUrlContract, async ({ deps }) => deps.config.SERVICE_URL),
+];

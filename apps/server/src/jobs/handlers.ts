@@ -1,0 +1,21 @@
+import { enqueueJob, type JobHandler } from './runner.ts';
+
+const DAY_MS = 86_400_000;
+
+/** The purge job for the day after `at`; each run schedules the next, and start-up schedules today's. */
+export function purgeJobFor(at: Date) {
+  const day = new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS);
+  return { kind: 'sessions.purge-expired', key: `sessions.purge-expired:${day.toISOString().slice(0, 10)}`, runAt: day };
+}
+
+/**
+ * Job kinds the server runs. Later features register their own (expiries, settlement, interest,
+ * snapshots); sessions past their expiry are purged here so the table does not grow forever.
+ */
+export const jobHandlers: Record<string, JobHandler> = {
+  'sessions.purge-expired': async (tx, job) => {
+    await enqueueJob(tx, purgeJobFor(new Date(job.run_at.getTime() + DAY_MS)));
+    await tx.query(`DELETE FROM sessions WHERE expires_at < now() - interval '7 days'`);
+    await tx.query(`DELETE FROM staff_sessions WHERE expires_at < now() - interval '7 days'`);
+  },
+};

@@ -1,0 +1,58 @@
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig, type Config } from './config/env.ts';
+import { openConfiguredDb } from './persistence/open-db.ts';
+import { migrate } from './persistence/migrate.ts';
+import { seedDemoData } from './seed/demo.ts';
+import { JobRunner } from './jobs/runner.ts';
+import { jobHandlers, purgeJobFor } from './jobs/handlers.ts';
+import { enqueueJob } from './jobs/runner.ts';
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}
+
+const db = await openConfiguredDb(config);
+const applied = await migrate(db);
+const app = await buildApp({ config, db });
+if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
+
+if (config.SEED_DEMO) {
+  const seeded = await seedDemoData(db, new Date());
+  // Printed once, on the run that created them; only their hashes are stored.
+  if (seeded.staff) console.log(`\nFirst staff account (shown once): ${seeded.staff.username} / ${seeded.staff.password}`);
+  if (seeded.demoUser) console.log(`Demo user (shown once): ${seeded.demoUser.username} / ${seeded.demoUser.password}\n`);
+}
+
+const runner = new JobRunner({ db, handlers: jobHandlers, logger: app.log, pollIntervalMs: config.JOB_POLL_INTERVAL_MS });
+await enqueueJob(db, purgeJobFor(new Date()));
+runner.start();
+
+await app.listen({ host: config.HOST, port: config.PORT });
+const address = app.server.address();
+const port = typeof address === 'object' && address ? address.port : config.PORT;
+const shown = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
+console.log(`Keel is running on ${db.kind === 'pglite' ? `embedded PGlite (${config.DATA_DIR})` : 'PostgreSQL'}:
+  user app      http://${shown}:${port}/
+  back-office   http://${shown}:${port}/admin
+  API reference http://${shown}:${port}/docs  (OpenAPI: /openapi.json)
+  health        http://${shown}:${port}/healthz`);
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  app.log.info({ signal }, 'shutting down');
+  await runner.stop();
+  await app.close();
+  await db.close();
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));

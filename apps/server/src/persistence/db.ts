@@ -1,0 +1,91 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+
+/** Something SQL can run on: the database itself or an open transaction. */
+export interface Queryable {
+  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+  /** Runs several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+/** One connection abstraction over embedded PGlite and a PostgreSQL server; same SQL dialect. */
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs `work` in one transaction: committed if it resolves, rolled back if it throws. */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+const INT8_OID = 20;
+
+// bigint columns (ids, money) come back as JS bigint, never as a lossy number.
+const parseInt8 = (text: string) => BigInt(text);
+
+function toDriverParams(params: readonly unknown[] | undefined): unknown[] {
+  return (params ?? []).map((value) => (typeof value === 'bigint' ? value.toString() : value));
+}
+
+export async function openPglite(dataDir: string): Promise<Db> {
+  if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
+  const pglite = await PGlite.create({ dataDir, parsers: { [INT8_OID]: parseInt8 } });
+  const wrap = (target: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
+    async query<Row>(sql: string, params?: readonly unknown[]) {
+      const result = await target.query<Row>(sql, toDriverParams(params));
+      return result.rows;
+    },
+    async exec(sql: string) {
+      await target.exec(sql);
+    },
+  });
+  return {
+    kind: 'pglite',
+    ...wrap(pglite),
+    // PGlite is one session: its transaction() queues every other statement until it ends.
+    transaction: (work) => pglite.transaction((tx) => work(wrap(tx))),
+    close: () => pglite.close(),
+  };
+}
+
+export async function openPostgres(connectionString: string, poolSize: number, searchPath?: string): Promise<Db> {
+  const types = {
+    getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+      oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format),
+  };
+  const pool = new pg.Pool({
+    connectionString,
+    max: poolSize,
+    types: types as pg.CustomTypesConfig,
+    options: searchPath ? `-c search_path=${searchPath}` : undefined,
+  });
+  // An idle client's error (server restart) must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  const wrap = (target: pg.Pool | pg.PoolClient): Queryable => ({
+    async query<Row>(sql: string, params?: readonly unknown[]) {
+      const result = await target.query(sql, toDriverParams(params));
+      return result.rows as Row[];
+    },
+    async exec(sql: string) {
+      await target.query(sql);
+    },
+  });
+  return {
+    kind: 'postgres',
+    ...wrap(pool),
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await work(wrap(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,9 @@
+import { resolve } from 'node:path';
+import type { Config } from '../config/env.ts';
+import { openPglite, openPostgres, type Db } from './db.ts';
+
+/** The database the configuration names: PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR. */
+export function openConfiguredDb(config: Config): Promise<Db> {
+  if (config.DATABASE_URL) return openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  return openPglite(resolve(config.DATA_DIR, 'pgdata'));
+}

@@ -1,0 +1,41 @@
+import type { LocaleCode, PublicUser, UserStatus } from '@keel/contracts';
+import type { Queryable } from './db.ts';
+
+export interface UserRow {
+  id: bigint;
+  username: string;
+  password_hash: string;
+  nickname: string | null;
+  status: UserStatus;
+  language: LocaleCode;
+  invite_code: string;
+  invited_by: bigint | null;
+  created_at: Date;
+}
+
+export function toPublicUser(row: UserRow): PublicUser {
+  return {
+    id: row.id.toString(),
+    username: row.username,
+    nickname: row.nickname,
+    status: row.status,
+    language: row.language,
+    inviteCode: row.invite_code,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+export async function findUserById(db: Queryable, id: bigint): Promise<UserRow | undefined> {
+  const [row] = await db.query<UserRow>('SELECT * FROM users WHERE id = $1', [id]);
+  return row;
+}
+
+export async function findUserByUsername(db: Queryable, username: string): Promise<UserRow | undefined> {
+  const [row] = await db.query<UserRow>('SELECT * FROM users WHERE lower(username) = lower($1)', [username]);
+  return row;
+}
+
+export async function findUserByInviteCode(db: Queryable, code: string): Promise<UserRow | undefined> {
+  const [row] = await db.query<UserRow>('SELECT * FROM users WHERE invite_code = upper($1)', [code]);
+  return row;
+}

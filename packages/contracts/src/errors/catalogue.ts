@@ -1,0 +1,130 @@
+/**
+ * The error catalogue of spec section 8, plus the few errors Keel adds (marked "Keel").
+ *
+ * `msg` is the stable English text that travels in the `{ code, msg, data }` envelope; clients
+ * match on it and show a translation (locale key `error.<KEY>`). Never change a `msg`: old
+ * clients translate by it. `status` is both the HTTP status and the envelope `code`.
+ */
+export const errorCatalogue = {
+  // Fires when a call that needs a session carries no Authorization header (or an empty one).
+  TOKEN_EMPTY: { status: 401, msg: 'token empty' },
+  // Fires when the token is unknown, ended by logout, or past its expiry.
+  TOKEN_NOT_FOUND: { status: 401, msg: 'token does not exist' },
+  // Fires on any authenticated call by a suspended or banned user; the client logs out with redirect=fail400.
+  USER_STATUS_INCORRECT: { status: 400, msg: 'user status incorrect' },
+  // Fires for an unknown path or method under the API.
+  NOT_FOUND: { status: 404, msg: 'request address does not exist' },
+  // Fires when input fails its contract; `data.fields` lists each failing field.
+  PARAMETER_ERROR: { status: 400, msg: 'parameter error' },
+  // Fires for any unexpected failure; details go to the log under the request id, never to the client.
+  SYSTEM_ERROR: { status: 500, msg: 'system error' },
+  // Fires when a password change names the wrong current password.
+  WRONG_ORIGINAL_PASSWORD: { status: 400, msg: 'wrong original password' },
+  // Fires when a phone or e-mail code is wrong, used or expired.
+  WRONG_VERIFICATION_CODE: { status: 400, msg: 'wrong verification code' },
+  // Fires when a password and its confirmation differ.
+  PASSWORDS_INCONSISTENT: { status: 400, msg: 'passwords inconsistent' },
+  // Fires when a phone-based flow is missing the phone number.
+  PHONE_REQUIRED: { status: 400, msg: 'phone required' },
+  // Fires when an e-mail-based flow is missing the e-mail address.
+  EMAIL_REQUIRED: { status: 400, msg: 'e-mail required' },
+  // Fires when login is attempted with an empty account or password.
+  ACCOUNT_AND_PASSWORD_EMPTY: { status: 400, msg: 'account and password cannot be empty' },
+  // Fires when login fails for any reason that must not reveal whether the account exists.
+  ACCOUNT_OR_PASSWORD_INCORRECT: { status: 400, msg: 'account or password incorrect' },
+  // Fires when a recovery flow names a phone or e-mail no account has.
+  PHONE_OR_EMAIL_NOT_FOUND: { status: 400, msg: 'phone or e-mail does not exist' },
+  // Fires when registration names a phone or e-mail that another account already has.
+  PHONE_OR_EMAIL_REGISTERED: { status: 400, msg: 'phone or e-mail already registered' },
+  // Fires when an invite code is given (or required) and matches no user.
+  INVALID_INVITATION_CODE: { status: 400, msg: 'invalid invitation code' },
+  // Fires when a sensitive setting asks for the login password and it is wrong.
+  WRONG_LOGIN_PASSWORD: { status: 400, msg: 'wrong login password' },
+  // Fires when a payment (withdrawal, escrow release) names the wrong payment password.
+  WRONG_PAYMENT_PASSWORD: { status: 400, msg: 'wrong payment password' },
+  // Fires when an available balance is smaller than what a call would take from it.
+  INSUFFICIENT_BALANCE: { status: 400, msg: 'insufficient balance' },
+  // Fires when an amount is malformed, zero, negative or finer than the asset's scale.
+  WRONG_AMOUNT: { status: 400, msg: 'wrong amount' },
+  // Fires when an amount lies outside a product's published minimum and maximum.
+  AMOUNT_OUT_OF_RANGE: { status: 400, msg: 'amount out of range' },
+  // Fires when a product id names no product, or a withdrawn one.
+  PRODUCT_NOT_FOUND: { status: 400, msg: 'product does not exist' },
+  // Fires when a purchase quantity is not a whole positive number within limits.
+  WRONG_PURCHASE_QUANTITY: { status: 400, msg: 'wrong purchase quantity' },
+  // Fires when a user tries to take their own sell ad.
+  CANNOT_SELL_OWN_ORDER: { status: 400, msg: "cannot sell one's own sell order" },
+  // Fires when an upload's bytes are not jpg, png or gif (whatever its name says).
+  WRONG_IMAGE_FORMAT: { status: 400, msg: 'wrong image format' },
+  // Fires when an upload is empty or larger than the limit.
+  FILE_SIZE_MISMATCH: { status: 400, msg: 'file size mismatch' },
+  // Fires when a withdrawal would pass the published daily count.
+  DAILY_WITHDRAWAL_COUNT_LIMIT: { status: 400, msg: 'daily withdrawal count limit reached' },
+  // Fires when a product's total quota is sold out.
+  PURCHASE_LIMIT_EXCEEDED: { status: 400, msg: 'purchase limit exceeded' },
+  // Fires when a loan amount is malformed or outside the product range.
+  LOAN_AMOUNT_WRONG: { status: 400, msg: 'loan amount wrong' },
+  // Fires when a loan amount is above the credit the published policy gives the user.
+  LOAN_QUOTA_INSUFFICIENT: { status: 400, msg: 'loan quota insufficient' },
+  // Fires at login for a suspended or banned account.
+  ACCOUNT_BANNED: { status: 400, msg: 'account banned/suspended' },
+  // Fires when a withdrawal cannot be made for a rule named in `data.rule`.
+  WITHDRAWAL_IMPOSSIBLE: { status: 400, msg: 'withdrawal impossible' },
+  // Fires when staff marked the account withdrawal-forbidden.
+  WITHDRAWAL_FORBIDDEN: { status: 400, msg: 'withdrawal forbidden, contact customer service' },
+  // Fires when a payment needs the payment password and none is set yet.
+  PAYMENT_PASSWORD_NOT_SET: { status: 400, msg: 'no payment password set, confirm to set' },
+  // Fires when a deposit request names no channel (currency and chain).
+  SELECT_RECHARGE_CHANNEL: { status: 400, msg: 'select a recharge channel' },
+  // Fires when the wallet flow is used without a connected wallet.
+  WALLET_NOT_CONNECTED: { status: 400, msg: 'wallet not connected or not installed' },
+  // Fires when a wallet signature cannot be verified.
+  WALLET_CONNECTION_FAILED: { status: 400, msg: 'wallet connection failed' },
+  // Fires when a wallet login fails after a valid signature (e.g. no account bound).
+  LOGIN_FAILED: { status: 400, msg: 'login failed' },
+  // Fires when a phone number is not a valid international number.
+  WRONG_PHONE_NUMBER: { status: 400, msg: 'wrong phone number' },
+  // Fires when a password change could not be stored.
+  PASSWORD_CHANGE_FAILED: { status: 400, msg: 'password change failed' },
+  // Fires outside the published trading/withdrawal window; `data` carries the window.
+  TRANSACTION_TIME_LIMITED: { status: 400, msg: 'transaction time is limited' },
+  // Fires while operators have closed withdrawals for everyone (a published switch).
+  WITHDRAWAL_CLOSED: { status: 400, msg: 'withdrawal temporarily closed' },
+  // Fires while a withdrawal-period rule (e.g. the 24 h lock after a password change) applies; `data` says until when.
+  WITHDRAWAL_PERIOD: { status: 400, msg: 'withdrawal period' },
+
+  // Keel: fires when a registration username is taken (the catalogue only knows phone and e-mail).
+  USERNAME_TAKEN: { status: 400, msg: 'username already registered' },
+  // Keel: fires when a rate limit is hit; the Retry-After header says when to try again.
+  TOO_MANY_REQUESTS: { status: 429, msg: 'too many requests' },
+  // Keel: fires when a staff member calls a back-office action their roles do not allow.
+  PERMISSION_DENIED: { status: 403, msg: 'permission denied' },
+  // Keel: fires when a request body is larger than the server accepts.
+  PAYLOAD_TOO_LARGE: { status: 413, msg: 'request body too large' },
+  // Keel: fires when the request names a record (user, staff, message) that does not exist.
+  RECORD_NOT_FOUND: { status: 404, msg: 'record does not exist' },
+} as const satisfies Record<string, { status: number; msg: string }>;
+
+export type ErrorKey = keyof typeof errorCatalogue;
+
+export const errorKeys = Object.keys(errorCatalogue) as ErrorKey[];
+
+/** Looks an error up by the English text a server sent, the way clients translate it. */
+export function errorKeyFromMsg(msg: string): ErrorKey | undefined {
+  return errorKeys.find((key) => errorCatalogue[key].msg === msg);
+}
+
+/** A catalogue error, thrown by use cases and turned into the envelope by the server. */
+export class AppError extends Error {
+  readonly key: ErrorKey;
+  readonly status: number;
+  readonly data: unknown;
+
+  constructor(key: ErrorKey, data: unknown = null) {
+    super(errorCatalogue[key].msg);
+    this.name = 'AppError';
+    this.key = key;
+    this.status = errorCatalogue[key].status;
+    this.data = data;
+  }
+}
