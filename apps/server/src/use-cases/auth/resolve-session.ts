@@ -6,7 +6,7 @@ import { hashToken } from '../../security/tokens.ts';
 /** Reads the token from an Authorization header value: "Bearer <token>" or the bare token. */
 export function tokenFromHeader(header: string | undefined): string {
   const text = (header ?? '').trim();
-  return text.toLowerCase().startsWith('bearer ') ? text.slice(7).trim() : text;
+  return /^bearer(\s|$)/i.test(text) ? text.slice(6).trim() : text;
 }
 
 export interface UserSession {

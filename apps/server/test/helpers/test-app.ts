@@ -1,0 +1,62 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import { type Config, loadConfig } from '../../src/config/env.ts';
+import type { Db } from '../../src/persistence/db.ts';
+import { hashPassword } from '../../src/security/passwords.ts';
+import { createTestDb, type TestDb } from './test-db.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  config: Config;
+  testDb: TestDb;
+  close: () => Promise<void>;
+}
+
+/** The real app on a fresh database, with test-friendly configuration overrides. */
+export async function createTestApp(
+  env: Record<string, string> = {},
+  extra: { now?: () => Date; extraRoutes?: (app: FastifyInstance) => void } = {},
+): Promise<TestApp> {
+  const testDb = await createTestDb();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    SEED_DEMO: 'false',
+    AUTH_RATE_LIMIT_PER_MINUTE: '10000',
+    WEB_DIST_DIR: '/nonexistent',
+    ADMIN_DIST_DIR: '/nonexistent',
+    ...env,
+  });
+  const app = await buildApp({ config, db: testDb.db, now: extra.now, extraRoutes: extra.extraRoutes });
+  await app.ready();
+  return {
+    app,
+    db: testDb.db,
+    config,
+    testDb,
+    async close() {
+      await app.close();
+      await testDb.dispose();
+    },
+  };
+}
+
+/** Registers a user through the API and returns the session token. */
+export async function registerViaApi(app: FastifyInstance, username: string, password = 'secret12') {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/home/auth/register',
+    payload: { username, password, confirmPassword: password, agreement: true },
+  });
+  const body = response.json() as { code: number; data: { token: string; userId: string } };
+  if (body.code !== 200) throw new Error(`register failed: ${response.body}`);
+  return body.data;
+}
+
+/** Creates a staff member directly (there is no public staff sign-up) and logs them in. */
+export async function createStaff(app: FastifyInstance, db: Db, username: string, roles: string[], password = 'staffpass1') {
+  await db.query('INSERT INTO staff (username, password_hash, roles) VALUES ($1, $2, $3)', [username, await hashPassword(password), roles]);
+  const response = await app.inject({ method: 'POST', url: '/home/admin/auth/login', payload: { username, password } });
+  return (response.json() as { data: { token: string } }).data.token;
+}

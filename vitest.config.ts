@@ -1,0 +1,35 @@
+import { defineConfig } from 'vitest/config';
+
+// One config, three projects; scripts/test.mjs runs them one by one (and integration twice,
+// once per database) so each result is reported on its own.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.{ts,tsx}'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['apps/server/test/integration/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['tests/e2e/**/*.test.ts'],
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
+          // One browser at a time: the CI machine has two cores.
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
