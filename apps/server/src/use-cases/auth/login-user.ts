@@ -1,4 +1,5 @@
 import { AppError } from '@keel/contracts';
+import { canUseAccount } from '@keel/domain';
 import type { Deps } from '../../deps.ts';
 import { findUserByUsername, type UserRow } from '../../persistence/users.repository.ts';
 import { createUserSession, type NewSession } from '../../persistence/sessions.repository.ts';
@@ -13,7 +14,7 @@ export async function loginUser(
   const passwordOk = user ? await verifyPassword(user.password_hash, input.password) : await verifyAgainstDummy(input.password);
   // One answer for "no such account" and "wrong password", so logins cannot probe for accounts.
   if (!user || !passwordOk) throw new AppError('ACCOUNT_OR_PASSWORD_INCORRECT');
-  if (user.status === 'suspended' || user.status === 'banned') throw new AppError('ACCOUNT_BANNED');
+  if (!canUseAccount(user.status)) throw new AppError('ACCOUNT_BANNED');
   const session = await createUserSession(deps.db, {
     userId: user.id,
     now: deps.now(),

@@ -1,4 +1,5 @@
 import { AppError } from '@keel/contracts';
+import { canUseAccount } from '@keel/domain';
 import type { Deps } from '../../deps.ts';
 import type { UserRow } from '../../persistence/users.repository.ts';
 import { hashToken } from '../../security/tokens.ts';
@@ -24,7 +25,7 @@ export async function resolveUserSession(deps: Deps, token: string): Promise<Use
     [tokenHash, deps.now()],
   );
   if (!user) throw new AppError('TOKEN_NOT_FOUND');
-  if (user.status === 'suspended' || user.status === 'banned') throw new AppError('USER_STATUS_INCORRECT');
+  if (!canUseAccount(user.status)) throw new AppError('USER_STATUS_INCORRECT');
   return { user, tokenHash };
 }
 

@@ -1,0 +1,76 @@
+import { listAuditContract } from '@keel/contracts';
+import { useEffect, useState } from 'react';
+import { ApiError, api } from '../../shared/api.ts';
+import { formatDateTime } from '../../shared/format.ts';
+import { useI18n } from '../../shared/i18n.tsx';
+
+type AuditPageData = Awaited<ReturnType<typeof api<typeof listAuditContract>>>;
+const PAGE_SIZE = 50;
+
+export function AuditPage() {
+  const { t, tServer } = useI18n();
+  const [page, setPage] = useState(1);
+  const [result, setResult] = useState<AuditPageData | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    api(listAuditContract, { query: { page, pageSize: PAGE_SIZE } })
+      .then((data) => {
+        setResult(data);
+        setError(null);
+      })
+      .catch((caught) => setError(caught instanceof ApiError ? tServer(caught.message) : t('error.UNKNOWN')));
+  }, [page, t, tServer]);
+
+  const pages = result ? Math.max(1, Math.ceil(result.total / PAGE_SIZE)) : 1;
+  return (
+    <section>
+      <h2>{t('admin.audit.title')}</h2>
+      <p className="muted">{t('admin.audit.appendOnly')}</p>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {result && (
+        <>
+          <table>
+            <thead>
+              <tr>
+                <th>{t('admin.audit.time')}</th>
+                <th>{t('admin.audit.staff')}</th>
+                <th>{t('admin.audit.action')}</th>
+                <th>{t('admin.audit.target')}</th>
+                <th>{t('admin.audit.detail')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {result.items.map((entry) => (
+                <tr key={entry.id}>
+                  <td>{formatDateTime(entry.createdAt)}</td>
+                  <td>{entry.staffUsername ?? t('admin.audit.system')}</td>
+                  <td>
+                    <code>{entry.action}</code>
+                  </td>
+                  <td>{entry.targetType ? `${entry.targetType} ${entry.targetId ?? ''}` : ''}</td>
+                  <td>
+                    <code>{JSON.stringify(entry.detail)}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <nav className="pager" aria-label={t('admin.pager.label')}>
+            <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+              {t('admin.pager.previous')}
+            </button>
+            <span>{t('admin.pager.position', { page, pages })}</span>
+            <button type="button" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+              {t('admin.pager.next')}
+            </button>
+          </nav>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,168 @@
+import { listUsersContract, type PublicUser, setUserStatusContract, type StaffRole, type UserStatus, userStatuses } from '@keel/contracts';
+import type { MessageKey } from '@keel/locales';
+import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { ApiError, api } from '../../shared/api.ts';
+import { formatDateTime } from '../../shared/format.ts';
+import { useI18n } from '../../shared/i18n.tsx';
+
+const PAGE_SIZE = 20;
+const STATUS_EDITORS: readonly StaffRole[] = setUserStatusContract.staffRoles as readonly StaffRole[];
+
+export function UsersPage({ roles }: { roles: readonly StaffRole[] }) {
+  const { t, tServer } = useI18n();
+  const [query, setQuery] = useState('');
+  const [appliedQuery, setAppliedQuery] = useState('');
+  const [page, setPage] = useState(1);
+  const [result, setResult] = useState<{ items: PublicUser[]; total: number } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [editing, setEditing] = useState<PublicUser | null>(null);
+  const canEdit = roles.some((role) => STATUS_EDITORS.includes(role));
+
+  const load = useCallback(async () => {
+    try {
+      setResult(await api(listUsersContract, { query: { page, pageSize: PAGE_SIZE, q: appliedQuery || undefined } }));
+      setError(null);
+    } catch (caught) {
+      setError(caught instanceof ApiError ? tServer(caught.message) : t('error.UNKNOWN'));
+    }
+  }, [page, appliedQuery, t, tServer]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  function search(event: FormEvent) {
+    event.preventDefault();
+    setPage(1);
+    setAppliedQuery(query.trim());
+  }
+
+  const pages = result ? Math.max(1, Math.ceil(result.total / PAGE_SIZE)) : 1;
+  return (
+    <section>
+      <h2>{t('admin.users.title')}</h2>
+      <form className="toolbar" onSubmit={search} role="search">
+        <input
+          aria-label={t('admin.users.search')}
+          placeholder={t('admin.users.search')}
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          maxLength={32}
+        />
+        <button type="submit">{t('admin.users.searchButton')}</button>
+      </form>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {result && (
+        <>
+          <p className="muted">{t('admin.users.total', { total: result.total })}</p>
+          <table>
+            <thead>
+              <tr>
+                <th>{t('admin.users.id')}</th>
+                <th>{t('admin.users.username')}</th>
+                <th>{t('admin.users.status')}</th>
+                <th>{t('admin.users.language')}</th>
+                <th>{t('admin.users.createdAt')}</th>
+                {canEdit && <th>{t('admin.users.actions')}</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {result.items.map((user) => (
+                <tr key={user.id} data-testid={`user-row-${user.username}`}>
+                  <td>{user.id}</td>
+                  <td>{user.username}</td>
+                  <td>
+                    <span className={`status status-${user.status}`}>{t(`admin.status.${user.status}` as MessageKey)}</span>
+                  </td>
+                  <td>{user.language}</td>
+                  <td>{formatDateTime(user.createdAt)}</td>
+                  {canEdit && (
+                    <td>
+                      <button type="button" onClick={() => setEditing(user)}>
+                        {t('admin.users.changeStatus')}
+                      </button>
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <nav className="pager" aria-label={t('admin.pager.label')}>
+            <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+              {t('admin.pager.previous')}
+            </button>
+            <span>{t('admin.pager.position', { page, pages })}</span>
+            <button type="button" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+              {t('admin.pager.next')}
+            </button>
+          </nav>
+        </>
+      )}
+      {editing && (
+        <StatusDialog
+          user={editing}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            void load();
+          }}
+        />
+      )}
+    </section>
+  );
+}
+
+function StatusDialog({ user, onClose, onSaved }: { user: PublicUser; onClose: () => void; onSaved: () => void }) {
+  const { t, tServer } = useI18n();
+  const [status, setStatus] = useState<UserStatus>(user.status);
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    try {
+      await api(setUserStatusContract, { params: { userId: user.id }, body: { status, reason } });
+      onSaved();
+    } catch (caught) {
+      setError(caught instanceof ApiError ? tServer(caught.message) : t('error.UNKNOWN'));
+    }
+  }
+
+  return (
+    <div className="dialog-backdrop">
+      <form className="card dialog" onSubmit={save} aria-label={t('admin.users.changeStatus')}>
+        <h3>{t('admin.statusDialog.title', { username: user.username })}</h3>
+        <label>
+          {t('admin.users.status')}
+          <select name="status" value={status} onChange={(e) => setStatus(e.target.value as UserStatus)}>
+            {userStatuses.map((each) => (
+              <option key={each} value={each}>
+                {t(`admin.status.${each}` as MessageKey)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t('admin.statusDialog.reason')}
+          <textarea name="reason" value={reason} onChange={(e) => setReason(e.target.value)} minLength={3} maxLength={500} required />
+        </label>
+        <p className="muted">{t('admin.statusDialog.audited')}</p>
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="row">
+          <button type="button" className="secondary" onClick={onClose}>
+            {t('admin.common.cancel')}
+          </button>
+          <button type="submit">{t('admin.common.save')}</button>
+        </div>
+      </form>
+    </div>
+  );
+}
