@@ -44,12 +44,21 @@ export function buildOpenApiDocument(contracts: readonly Contract[] = allContrac
     const responses: Record<string, unknown> = {
       200: { description: 'success', content: { 'application/json': { schema: envelopeSchema(jsonSchema(contract.data, 'output')) } } },
     };
+    // One response per status; its description lists every catalogue text that status can carry.
+    const messagesByStatus = new Map<number, string[]>();
     for (const key of errorsOf(contract)) {
       const { status, msg } = errorCatalogue[key];
-      const entry = (responses[status] ??= { description: '', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } }) as { description: string };
-      entry.description = entry.description ? `${entry.description}; "${msg}"` : `"${msg}"`;
+      messagesByStatus.set(status, [...(messagesByStatus.get(status) ?? []), `"${msg}"`]);
     }
-    (paths[path] ??= {})[contract.method.toLowerCase()] = {
+    for (const [status, messages] of messagesByStatus) {
+      responses[status] = {
+        description: messages.join('; '),
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+      };
+    }
+    const pathItem = paths[path] ?? {};
+    paths[path] = pathItem;
+    pathItem[contract.method.toLowerCase()] = {
       operationId: contract.id,
       summary: contract.summary,
       tags: [contract.path.split('/')[2]],

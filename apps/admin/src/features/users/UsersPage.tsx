@@ -41,7 +41,8 @@ export function UsersPage({ roles }: { roles: readonly StaffRole[] }) {
   return (
     <section>
       <h2>{t('admin.users.title')}</h2>
-      <form className="toolbar" onSubmit={search} role="search">
+      <search>
+        <form className="toolbar" onSubmit={search}>
         <input
           aria-label={t('admin.users.search')}
           placeholder={t('admin.users.search')}
@@ -49,8 +50,9 @@ export function UsersPage({ roles }: { roles: readonly StaffRole[] }) {
           onChange={(e) => setQuery(e.target.value)}
           maxLength={32}
         />
-        <button type="submit">{t('admin.users.searchButton')}</button>
-      </form>
+          <button type="submit">{t('admin.users.searchButton')}</button>
+        </form>
+      </search>
       {error && (
         <p className="error" role="alert">
           {error}
