@@ -72,6 +72,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     const fastifyError = error as { code?: string; statusCode?: number };
     if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, new AppError('PAYLOAD_TOO_LARGE'));
     if (fastifyError.statusCode === 429) return sendError(reply, new AppError('TOO_MANY_REQUESTS'));
+    if (fastifyError.statusCode === 404 || fastifyError.statusCode === 403) return sendError(reply, new AppError('NOT_FOUND'));
     if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
       // Unparseable JSON, a wrong content type and the like: the client's input, not our failure.
       return sendError(reply, new AppError('PARAMETER_ERROR', { fields: [{ field: 'body', message: 'unreadable request body' }] }));
@@ -104,9 +105,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const adminDist = resolve(config.ADMIN_DIST_DIR);
   const hasWeb = existsSync(`${webDist}/index.html`);
   const hasAdmin = existsSync(`${adminDist}/index.html`);
-  if (hasWeb) await app.register(fastifyStatic, { root: webDist, prefix: '/', wildcard: true, index: false });
+  if (hasWeb) await app.register(fastifyStatic, { root: webDist, prefix: '/', wildcard: true, index: 'index.html' });
   if (hasAdmin) {
-    await app.register(fastifyStatic, { root: adminDist, prefix: '/admin/', decorateReply: !hasWeb, index: false });
+    await app.register(fastifyStatic, { root: adminDist, prefix: '/admin/', decorateReply: !hasWeb, index: 'index.html' });
   }
 
   app.setNotFoundHandler((request, reply) => {

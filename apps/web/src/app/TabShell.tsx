@@ -1,0 +1,78 @@
+import { unreadContract } from '@keel/contracts';
+import type { MessageKey } from '@keel/locales';
+import { type ReactNode, useEffect, useState } from 'react';
+import { Link, Outlet, useLocation } from 'react-router';
+import { api } from '../shared/api/client.ts';
+import { useI18n } from '../shared/i18n/I18nProvider.tsx';
+import { AssetsIcon, HomeIcon, MarketIcon, MineIcon, TradeIcon } from '../shared/ui/icons.tsx';
+
+interface Tab {
+  to: string;
+  label: MessageKey;
+  icon: () => ReactNode;
+  /** Paths besides `to` that belong to the tab, e.g. /trade_12 for the trade tab. */
+  alsoActive?: (pathname: string) => boolean;
+}
+
+export const isTradeIdPath = (pathname: string) => /^\/trade_[^/]+$/.test(pathname);
+
+const tabs: Tab[] = [
+  { to: '/index', label: 'web.tab.home', icon: HomeIcon },
+  { to: '/trade', label: 'web.tab.trade', icon: TradeIcon, alsoActive: isTradeIdPath },
+  { to: '/news', label: 'web.tab.market', icon: MarketIcon },
+  { to: '/assets', label: 'web.tab.assets', icon: AssetsIcon },
+  { to: '/my', label: 'web.tab.mine', icon: MineIcon },
+];
+
+/**
+ * The five-tab shell. It asks GET /home/user/unread when it loads and on every tab change (spec
+ * section 7) and flags the "Mine" tab while there are unread messages.
+ */
+export function TabShell({ children }: { children?: ReactNode }) {
+  const { t } = useI18n();
+  const { pathname } = useLocation();
+  const [unread, setUnread] = useState(false);
+
+  useEffect(() => {
+    let current = true;
+    // Runs again for every new path: each tab change asks the server afresh.
+    void pathname;
+    api(unreadContract)
+      .then((value) => {
+        if (current) setUnread(value);
+      })
+      // A failed check keeps the last known flag; the client's session rules handle an ended session.
+      .catch(() => {});
+    return () => {
+      current = false;
+    };
+  }, [pathname]);
+
+  return (
+    <div className="tab-shell">
+      <main className="tab-content">{children ?? <Outlet />}</main>
+      <nav className="tab-bar" aria-label={t('web.tab.navLabel')}>
+        {tabs.map((tab) => {
+          const active = pathname === tab.to || (tab.alsoActive?.(pathname) ?? false);
+          return (
+            <Link
+              key={tab.to}
+              to={tab.to}
+              className={active ? 'tab-link active' : 'tab-link'}
+              aria-current={active ? 'page' : undefined}
+              data-testid={`tab-${tab.to.slice(1)}`}
+            >
+              <span className="tab-icon">
+                {tab.icon()}
+                {tab.to === '/my' && unread && (
+                  <span className="unread-dot" data-testid="unread-flag" role="img" aria-label={t('web.tab.unread')} />
+                )}
+              </span>
+              <span className="tab-label">{t(tab.label)}</span>
+            </Link>
+          );
+        })}
+      </nav>
+    </div>
+  );
+}

@@ -1,0 +1,149 @@
+import { logoutContract, type UserStatus } from '@keel/contracts';
+import type { MessageKey } from '@keel/locales';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { forgetMe, useMe } from '../../../features/profile/useMe.ts';
+import { api } from '../../../shared/api/client.ts';
+import { session } from '../../../shared/api/session.ts';
+import { formatDate } from '../../../shared/format/time.ts';
+import { useI18n } from '../../../shared/i18n/I18nProvider.tsx';
+import { LanguageSwitcher } from '../../../shared/i18n/LanguageSwitcher.tsx';
+import { Button, Card, Notice } from '../../../shared/ui/components.tsx';
+import { ChevronIcon, DocumentIcon } from '../../../shared/ui/icons.tsx';
+import { useToast } from '../../../shared/ui/toast.tsx';
+
+const statusKeys: Record<UserStatus, MessageKey> = {
+  active: 'web.my.status.active',
+  suspended: 'web.my.status.suspended',
+  banned: 'web.my.status.banned',
+  withdrawal_forbidden: 'web.my.status.withdrawal_forbidden',
+};
+
+const canCopy = () => typeof navigator !== 'undefined' && typeof navigator.clipboard?.writeText === 'function';
+
+/** /my: the personal centre: profile, language, legal documents, version and logout. */
+export function MyPage() {
+  const { t } = useI18n();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const { user, failed, reload } = useMe();
+  const [leaving, setLeaving] = useState(false);
+
+  async function logout() {
+    setLeaving(true);
+    // The session ends on this device whatever the server answers; a failed call only means the
+    // token expires on its own.
+    await api(logoutContract).catch(() => {});
+    forgetMe();
+    session.clear('logout');
+    navigate('/login', { replace: true });
+  }
+
+  async function copyInviteCode(code: string) {
+    try {
+      await navigator.clipboard.writeText(code);
+      toast(t('web.my.copied'));
+    } catch {
+      // Permission refused: the code stays visible to copy by hand.
+    }
+  }
+
+  return (
+    <div className="page">
+      <h1 className="page-title">{t('web.tab.mine')}</h1>
+      {failed && (
+        <Notice tone="error">
+          {t('web.common.loadFailed')}{' '}
+          <Button variant="ghost" onClick={reload}>
+            {t('web.common.retry')}
+          </Button>
+        </Notice>
+      )}
+      <Card className="profile-card">
+        <div className="profile-head">
+          <span className="avatar" aria-hidden="true">
+            {(user?.username ?? '·').slice(0, 1).toUpperCase()}
+          </span>
+          <div>
+            <p className="profile-name" data-testid="profile-username">
+              {user ? user.username : t('web.common.loading')}
+            </p>
+            {user && (
+              <span className={`badge badge-${user.status}`} data-testid="profile-status">
+                {t(statusKeys[user.status])}
+              </span>
+            )}
+          </div>
+        </div>
+        {user && (
+          <dl className="facts">
+            <div>
+              <dt>{t('web.my.username')}</dt>
+              <dd>{user.username}</dd>
+            </div>
+            <div>
+              <dt>{t('web.my.inviteCode')}</dt>
+              <dd className="facts-with-action">
+                <span className="mono" data-testid="profile-invite-code">
+                  {user.inviteCode}
+                </span>
+                {canCopy() && (
+                  <Button variant="ghost" className="btn-small" onClick={() => void copyInviteCode(user.inviteCode)}>
+                    {t('web.my.copy')}
+                  </Button>
+                )}
+              </dd>
+            </div>
+            <div>
+              <dt>{t('web.my.memberSince')}</dt>
+              <dd>{formatDate(user.createdAt)}</dd>
+            </div>
+            <div>
+              <dt>{t('web.my.status')}</dt>
+              <dd>{t(statusKeys[user.status])}</dd>
+            </div>
+          </dl>
+        )}
+      </Card>
+
+      <Card>
+        <h2 className="card-title">{t('web.my.settings')}</h2>
+        <LanguageSwitcher />
+      </Card>
+
+      <Card>
+        <h2 className="card-title">{t('web.my.legal')}</h2>
+        <nav className="list">
+          <Link to="/agreement" className="list-link">
+            <span className="list-link-icon">
+              <DocumentIcon />
+            </span>
+            <span className="list-link-label">{t('web.legal.agreementTitle')}</span>
+            <ChevronIcon />
+          </Link>
+          <Link to="/terms" className="list-link">
+            <span className="list-link-icon">
+              <DocumentIcon />
+            </span>
+            <span className="list-link-label">{t('web.legal.termsTitle')}</span>
+            <ChevronIcon />
+          </Link>
+        </nav>
+      </Card>
+
+      <Card>
+        <h2 className="card-title">{t('web.my.about')}</h2>
+        <dl className="facts">
+          <div>
+            <dt>{t('web.my.version')}</dt>
+            <dd data-testid="app-version">{__APP_VERSION__}</dd>
+          </div>
+        </dl>
+      </Card>
+
+      <Button variant="danger" block busy={leaving} onClick={() => void logout()} data-testid="logout">
+        {t('web.my.logout')}
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+import { type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, useId, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { useI18n } from '../i18n/I18nProvider.tsx';
+import { AlertIcon, BackIcon, EyeIcon } from './icons.tsx';
+
+type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
+  variant?: 'primary' | 'secondary' | 'ghost' | 'danger';
+  busy?: boolean;
+  block?: boolean;
+};
+
+export function Button({ variant = 'primary', busy = false, block = false, className, children, disabled, ...rest }: ButtonProps) {
+  const classes = ['btn', `btn-${variant}`, block ? 'btn-block' : '', className ?? ''].filter(Boolean).join(' ');
+  return (
+    <button type="button" className={classes} disabled={disabled || busy} aria-busy={busy || undefined} {...rest}>
+      {busy && <span className="spinner" aria-hidden="true" />}
+      {children}
+    </button>
+  );
+}
+
+type FieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> & {
+  label: string;
+  error?: string;
+  hint?: string;
+};
+
+/** A labelled input with its error announced to screen readers; passwords get a show/hide toggle. */
+export function TextField({ label, error, hint, type = 'text', ...rest }: FieldProps) {
+  const { t } = useI18n();
+  const id = useId();
+  const [shown, setShown] = useState(false);
+  const isPassword = type === 'password';
+  const describedBy = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
+  return (
+    <div className={error ? 'field has-error' : 'field'}>
+      <label htmlFor={id}>{label}</label>
+      <div className="field-control">
+        <input
+          id={id}
+          type={isPassword && shown ? 'text' : type}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          {...rest}
+        />
+        {isPassword && (
+          <button
+            type="button"
+            className="field-toggle"
+            aria-label={shown ? t('web.field.hidePassword') : t('web.field.showPassword')}
+            aria-pressed={shown}
+            onClick={() => setShown((value) => !value)}
+          >
+            <EyeIcon open={shown} />
+          </button>
+        )}
+      </div>
+      {error ? (
+        <p className="field-error" id={`${id}-error`} role="alert">
+          {error}
+        </p>
+      ) : hint ? (
+        <p className="field-hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function Notice({ tone = 'info', title, children, testId }: { tone?: 'info' | 'warning' | 'error'; title?: string; children: ReactNode; testId?: string }) {
+  return (
+    <div className={`notice notice-${tone}`} role={tone === 'info' ? 'status' : 'alert'} data-testid={testId}>
+      {tone !== 'info' && <AlertIcon />}
+      <div>
+        {title && <p className="notice-title">{title}</p>}
+        <div className="notice-body">{children}</div>
+      </div>
+    </div>
+  );
+}
+
+export function Card({ children, className }: { children: ReactNode; className?: string }) {
+  return <section className={className ? `card ${className}` : 'card'}>{children}</section>;
+}
+
+/** Goes back in the app's own history, or to `fallback` when the page was opened directly. */
+export function useBack(fallback: string) {
+  const navigate = useNavigate();
+  return () => {
+    const index = (window.history.state as { idx?: number } | null)?.idx ?? 0;
+    if (index > 0) navigate(-1);
+    else navigate(fallback, { replace: true });
+  };
+}
+
+/** A page title bar with an optional way back. */
+export function PageHeader({ title, backTo }: { title: string; backTo?: string }) {
+  const { t } = useI18n();
+  const back = useBack(backTo ?? '/index');
+  return (
+    <header className="page-header">
+      {backTo && (
+        <button type="button" className="page-back" aria-label={t('web.common.back')} onClick={back}>
+          <BackIcon />
+        </button>
+      )}
+      <h1>{title}</h1>
+    </header>
+  );
+}

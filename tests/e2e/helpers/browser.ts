@@ -1,0 +1,56 @@
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+/** Debian's Chromium; nothing is ever downloaded. CHROMIUM_PATH overrides, as in scripts/test.mjs. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+      '--disable-quic',
+    ],
+  });
+}
+
+/** A phone-sized context (the app is mobile first) whose pages open on the test server. */
+export async function newPhoneContext(browser: Browser, baseUrl: string): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    baseURL: baseUrl,
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 1,
+    hasTouch: false,
+    locale: 'en-US',
+  });
+  context.setDefaultTimeout(10_000);
+  return context;
+}
+
+/** Opens a page of the app with a session already on the device, as after a login. */
+export async function openLoggedIn(context: BrowserContext, session: { token: string; userId: string }, path: string): Promise<Page> {
+  const page = await context.newPage();
+  // A page of the site must be open before its localStorage can be written.
+  await page.goto('/login');
+  await page.evaluate(({ token, userId }) => {
+    localStorage.setItem('token', token);
+    localStorage.setItem('userId', userId);
+  }, session);
+  await page.goto(path);
+  return page;
+}
+
+export function storage(page: Page, key: string): Promise<string | null> {
+  return page.evaluate((name) => localStorage.getItem(name), key);
+}
+
+/** The path and query of the page's URL. */
+export function pathOf(page: Page): string {
+  const url = new URL(page.url());
+  return `${url.pathname}${url.search}`;
+}
