@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../../apps/server/src/app.ts';
-import { loadConfig } from '../../../apps/server/src/config/env.ts';
 import type { Db } from '../../../apps/server/src/persistence/db.ts';
+import { testConfig } from '../../../apps/server/test/helpers/test-app.ts';
 import { createTestDb } from '../../../apps/server/test/helpers/test-db.ts';
 
 const root = resolve(import.meta.dirname, '../../..');
@@ -28,15 +28,7 @@ export async function startServer(): Promise<E2eServer> {
     throw new Error(`${WEB_DIST_DIR}/index.html is missing: run \`npm run build\` before the browser tests`);
   }
   const testDb = await createTestDb();
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    SEED_DEMO: 'false',
-    AUTH_RATE_LIMIT_PER_MINUTE: '10000',
-    SERVICE_URL,
-    WEB_DIST_DIR,
-    ADMIN_DIST_DIR,
-  });
+  const config = testConfig({ SERVICE_URL, WEB_DIST_DIR, ADMIN_DIST_DIR });
   const app = await buildApp({ config, db: testDb.db });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();

@@ -13,21 +13,18 @@ export interface TestApp {
   close: () => Promise<void>;
 }
 
+/** Configuration for tests: quiet, no demo data, rate limits out of the way; `env` overrides. */
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SEED_DEMO: 'false', AUTH_RATE_LIMIT_PER_MINUTE: '10000', ...env });
+}
+
 /** The real app on a fresh database, with test-friendly configuration overrides. */
 export async function createTestApp(
   env: Record<string, string> = {},
   extra: { now?: () => Date; extraRoutes?: (app: FastifyInstance) => void } = {},
 ): Promise<TestApp> {
   const testDb = await createTestDb();
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    SEED_DEMO: 'false',
-    AUTH_RATE_LIMIT_PER_MINUTE: '10000',
-    WEB_DIST_DIR: '/nonexistent',
-    ADMIN_DIST_DIR: '/nonexistent',
-    ...env,
-  });
+  const config = testConfig({ WEB_DIST_DIR: '/nonexistent', ADMIN_DIST_DIR: '/nonexistent', ...env });
   const app = await buildApp({ config, db: testDb.db, now: extra.now, extraRoutes: extra.extraRoutes });
   await app.ready();
   return {

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { ApiError, api } from '../../shared/api.ts';
 import { formatDateTime } from '../../shared/format.ts';
 import { useI18n } from '../../shared/i18n.tsx';
+import { Pager } from '../../shared/Pager.tsx';
 
 type AuditPageData = Awaited<ReturnType<typeof api<typeof listAuditContract>>>;
 const PAGE_SIZE = 50;
@@ -60,15 +61,7 @@ export function AuditPage() {
               ))}
             </tbody>
           </table>
-          <nav className="pager" aria-label={t('admin.pager.label')}>
-            <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-              {t('admin.pager.previous')}
-            </button>
-            <span>{t('admin.pager.position', { page, pages })}</span>
-            <button type="button" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-              {t('admin.pager.next')}
-            </button>
-          </nav>
+          <Pager page={page} pages={pages} onPage={setPage} />
         </>
       )}
     </section>

@@ -4,6 +4,7 @@ import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { ApiError, api } from '../../shared/api.ts';
 import { formatDateTime } from '../../shared/format.ts';
 import { useI18n } from '../../shared/i18n.tsx';
+import { Pager } from '../../shared/Pager.tsx';
 
 const PAGE_SIZE = 20;
 const STATUS_EDITORS: readonly StaffRole[] = setUserStatusContract.staffRoles as readonly StaffRole[];
@@ -93,15 +94,7 @@ export function UsersPage({ roles }: { roles: readonly StaffRole[] }) {
               ))}
             </tbody>
           </table>
-          <nav className="pager" aria-label={t('admin.pager.label')}>
-            <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-              {t('admin.pager.previous')}
-            </button>
-            <span>{t('admin.pager.position', { page, pages })}</span>
-            <button type="button" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-              {t('admin.pager.next')}
-            </button>
-          </nav>
+          <Pager page={page} pages={pages} onPage={setPage} />
         </>
       )}
       {editing && (
