@@ -1,2 +1,4 @@
-// Pure domain rules: no I/O, no clock, no environment. Later issues add money/, ledger/, p2p/ ...
+// Pure domain rules: no I/O, no clock, no environment.
 export * from './accounts/user-status.ts';
+export * from './money/amount.ts';
+export * from './money/assets.ts';
