@@ -2,3 +2,4 @@
 export * from './accounts/user-status.ts';
 export * from './money/amount.ts';
 export * from './money/assets.ts';
+export * from './ledger/postings.ts';

@@ -1,0 +1,64 @@
+import type { Queryable } from './db.ts';
+
+export interface LedgerCheckResult {
+  ok: boolean;
+  /** One line per broken invariant, with the rows that break it (bounded). */
+  problems: string[];
+  counts: { accounts: number; entries: number; postings: number; openHolds: number };
+}
+
+const SAMPLE = 20;
+
+/**
+ * The reconciliation check (`npm run ledger:check`): every entry sums to zero per asset; every
+ * posting is in its account's asset; every balance equals the sum of its postings; no user balance
+ * is negative; every account's frozen part equals its open holds.
+ */
+export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
+  const problems: string[] = [];
+  const check = async (label: string, sql: string) => {
+    const rows = await db.query(`${sql} LIMIT ${SAMPLE}`);
+    if (rows.length > 0) problems.push(`${label}: ${JSON.stringify(rows, (_, v) => (typeof v === 'bigint' ? v.toString() : v))}`);
+  };
+  await check(
+    'entries that do not sum to zero per asset',
+    'SELECT entry_id, asset, sum(amount_minor)::text AS sum FROM postings GROUP BY entry_id, asset HAVING sum(amount_minor) <> 0',
+  );
+  await check('entries without postings', 'SELECT e.id FROM journal_entries e WHERE NOT EXISTS (SELECT 1 FROM postings p WHERE p.entry_id = e.id)');
+  await check(
+    'postings in another asset than their account',
+    'SELECT p.id, p.asset, a.asset AS account_asset FROM postings p JOIN ledger_accounts a ON a.id = p.account_id WHERE p.asset <> a.asset',
+  );
+  await check(
+    'balances that differ from the sum of their postings',
+    `SELECT a.id, a.available_minor::text AS available, coalesce(s.available, 0)::text AS posted_available,
+            a.frozen_minor::text AS frozen, coalesce(s.frozen, 0)::text AS posted_frozen
+       FROM ledger_accounts a
+       LEFT JOIN (SELECT account_id,
+                         sum(amount_minor) FILTER (WHERE bucket = 'available') AS available,
+                         sum(amount_minor) FILTER (WHERE bucket = 'frozen') AS frozen
+                    FROM postings GROUP BY account_id) s ON s.account_id = a.id
+      WHERE a.available_minor <> coalesce(s.available, 0) OR a.frozen_minor <> coalesce(s.frozen, 0)`,
+  );
+  await check(
+    'user balances below zero',
+    'SELECT id, available_minor::text, frozen_minor::text FROM ledger_accounts WHERE (user_id IS NOT NULL OR NOT allow_negative) AND (available_minor < 0 OR frozen_minor < 0)',
+  );
+  await check(
+    'frozen parts that differ from their open holds',
+    `SELECT a.id, a.frozen_minor::text AS frozen, coalesce(h.held, 0)::text AS held
+       FROM ledger_accounts a
+       LEFT JOIN (SELECT account_id, sum(amount_minor) AS held FROM ledger_holds WHERE status = 'open' GROUP BY account_id) h
+         ON h.account_id = a.id
+      WHERE a.frozen_minor <> coalesce(h.held, 0)`,
+  );
+  const [counts] = await db.query<{ accounts: number; entries: number; postings: number; open_holds: number }>(
+    `SELECT (SELECT count(*) FROM ledger_accounts)::int AS accounts, (SELECT count(*) FROM journal_entries)::int AS entries,
+            (SELECT count(*) FROM postings)::int AS postings, (SELECT count(*) FROM ledger_holds WHERE status = 'open')::int AS open_holds`,
+  );
+  return {
+    ok: problems.length === 0,
+    problems,
+    counts: { accounts: counts!.accounts, entries: counts!.entries, postings: counts!.postings, openHolds: counts!.open_holds },
+  };
+}

@@ -1,0 +1,111 @@
+import { captureHoldPostings, placeHoldPostings, releaseHoldPostings } from '@keel/domain';
+import type { Queryable } from './db.ts';
+import { postEntry, toMinor } from './ledger.store.ts';
+
+export interface HoldRow {
+  id: bigint;
+  account_id: bigint;
+  amount_minor: string;
+  status: 'open' | 'posted' | 'released';
+  reference_type: string;
+  reference_id: string;
+}
+
+export class HoldStateError extends Error {
+  constructor(holdId: bigint, status: string) {
+    super(`hold ${holdId} is ${status}, not open`);
+    this.name = 'HoldStateError';
+  }
+}
+
+async function assetOf(tx: Queryable, accountId: bigint): Promise<string> {
+  const [row] = await tx.query<{ asset: string }>('SELECT asset FROM ledger_accounts WHERE id = $1', [accountId]);
+  if (!row) throw new Error(`no ledger account ${accountId}`);
+  return row.asset;
+}
+
+/**
+ * Freezes money for something pending (a withdrawal, an escrow, a margin): an entry moving it from
+ * available to frozen, and a hold row naming what it is for. One open hold per reference.
+ */
+export async function placeHold(
+  tx: Queryable,
+  input: { accountId: bigint; amountMinor: bigint; referenceType: string; referenceId: string; idempotencyKey?: string; at: Date },
+): Promise<{ holdId: bigint; replayed: boolean }> {
+  const asset = await assetOf(tx, input.accountId);
+  const posted = await postEntry(tx, {
+    reason: 'hold.place',
+    referenceType: input.referenceType,
+    referenceId: input.referenceId,
+    idempotencyKey: input.idempotencyKey,
+    postings: placeHoldPostings(input.accountId, asset, input.amountMinor),
+    at: input.at,
+  });
+  if (posted.replayed) {
+    const [hold] = await tx.query<{ id: bigint }>('SELECT id FROM ledger_holds WHERE placed_entry_id = $1', [posted.entryId]);
+    return { holdId: hold!.id, replayed: true };
+  }
+  const [hold] = await tx.query<{ id: bigint }>(
+    `INSERT INTO ledger_holds (account_id, amount_minor, reference_type, reference_id, placed_entry_id, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+    [input.accountId, input.amountMinor.toString(), input.referenceType, input.referenceId, posted.entryId, input.at],
+  );
+  return { holdId: hold!.id, replayed: false };
+}
+
+async function lockOpenHold(tx: Queryable, holdId: bigint): Promise<HoldRow> {
+  const [hold] = await tx.query<HoldRow>('SELECT * FROM ledger_holds WHERE id = $1 FOR UPDATE', [holdId]);
+  if (!hold) throw new Error(`no hold ${holdId}`);
+  if (hold.status !== 'open') throw new HoldStateError(holdId, hold.status);
+  return hold;
+}
+
+/** Gives the whole frozen amount back to the owner's available balance. */
+export async function releaseHold(tx: Queryable, input: { holdId: bigint; reason?: string; at: Date }): Promise<bigint> {
+  const hold = await lockOpenHold(tx, input.holdId);
+  const asset = await assetOf(tx, hold.account_id);
+  const { entryId } = await postEntry(tx, {
+    reason: input.reason ?? 'hold.release',
+    referenceType: hold.reference_type,
+    referenceId: hold.reference_id,
+    postings: releaseHoldPostings(hold.account_id, asset, toMinor(hold.amount_minor)),
+    at: input.at,
+  });
+  await tx.query(`UPDATE ledger_holds SET status = 'released', closed_entry_id = $2, closed_at = $3 WHERE id = $1`, [
+    input.holdId,
+    entryId,
+    input.at,
+  ]);
+  return entryId;
+}
+
+/**
+ * Pays `amountMinor` of the frozen money to another account and gives any rest back to the owner,
+ * in one entry; the hold is then posted.
+ */
+export async function captureHold(
+  tx: Queryable,
+  input: { holdId: bigint; toAccountId: bigint; amountMinor: bigint; reason: string; at: Date },
+): Promise<bigint> {
+  const hold = await lockOpenHold(tx, input.holdId);
+  const held = toMinor(hold.amount_minor);
+  if (input.amountMinor <= 0n || input.amountMinor > held) throw new RangeError(`capture of ${input.amountMinor} from a hold of ${held}`);
+  const asset = await assetOf(tx, hold.account_id);
+  const rest = held - input.amountMinor;
+  const { entryId } = await postEntry(tx, {
+    reason: input.reason,
+    referenceType: hold.reference_type,
+    referenceId: hold.reference_id,
+    postings: [
+      ...captureHoldPostings(hold.account_id, input.toAccountId, asset, input.amountMinor),
+      ...(rest > 0n ? releaseHoldPostings(hold.account_id, asset, rest) : []),
+    ],
+    at: input.at,
+  });
+  await tx.query(`UPDATE ledger_holds SET status = 'posted', closed_entry_id = $2, closed_at = $3 WHERE id = $1`, [
+    input.holdId,
+    entryId,
+    input.at,
+  ]);
+  return entryId;
+}
