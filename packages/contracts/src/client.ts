@@ -44,13 +44,15 @@ export function createApiClient(options: ApiClientOptions) {
   const fetchImpl = options.fetchImpl ?? globalThis.fetch.bind(globalThis);
   return async function call<C extends Contract>(
     contract: C,
-    input: ContractInput<C> = {} as ContractInput<C>,
+    input: ContractInput<C> & { idempotencyKey?: string } = {} as ContractInput<C> & { idempotencyKey?: string },
   ): Promise<ContractData<C>> {
     const { body, query, params } = input as { body?: unknown; query?: Record<string, unknown>; params?: Record<string, unknown> };
+    // A screen that retries one user action passes the same key each time; otherwise each call is new.
     const headers: Record<string, string> = { accept: 'application/json' };
     const token = options.getToken();
     if (token) headers.authorization = `Bearer ${token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
+    if (contract.idempotent) headers['idempotency-key'] = input.idempotencyKey ?? newIdempotencyKey();
     const url = `${options.baseUrl}${fillPath(contract.path, params)}${queryString(query)}`;
     let envelope: Envelope;
     try {
@@ -74,3 +76,8 @@ export function createApiClient(options: ApiClientOptions) {
 }
 
 export type ApiCall = ReturnType<typeof createApiClient>;
+
+/** A fresh key for one money-moving action. */
+export function newIdempotencyKey(): string {
+  return globalThis.crypto.randomUUID();
+}

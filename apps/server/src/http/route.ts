@@ -1,9 +1,29 @@
 import { AppError, type BodyOf, type CallerOf, type Contract, type ParamsOf, type QueryOf } from '@keel/contracts';
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Deps } from '../deps.ts';
+import { claimIdempotencyKey, releaseIdempotencyKey, storeIdempotentAnswer } from '../persistence/idempotency.store.ts';
 import { resolveUserSession, tokenFromHeader, type UserSession } from '../use-cases/auth/resolve-session.ts';
 import { assertStaffRole, resolveStaffSession, type StaffSession } from '../use-cases/admin/staff-auth.ts';
+
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{8,100}$/;
+
+function idempotencyKeyOf(header: string | string[] | undefined): string {
+  const key = Array.isArray(header) ? header[0] : header;
+  if (!key || !IDEMPOTENCY_KEY.test(key)) throw new AppError('IDEMPOTENCY_KEY_REQUIRED');
+  return key;
+}
+
+/** JSON with object keys sorted, so the same request always hashes the same. */
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
 
 type Parsed<T> = [T] extends [z.ZodType] ? z.output<T> : undefined;
 
@@ -69,18 +89,44 @@ export function registerRoute(app: FastifyInstance, deps: Deps, route: RouteHand
       const params = parsePart('params', contract.params, request.params);
       const issues = [...params.issues, ...query.issues, ...body.issues];
       if (issues.length > 0) throw new AppError('PARAMETER_ERROR', { fields: issues });
-      const result = await route.handle({
-        body: body.value,
-        query: query.value,
-        params: params.value,
-        session,
-        staffSession,
-        request,
-        deps,
-      } as HandlerContext<Contract>);
-      // The answer is checked against the contract, so no field outside it can leak.
-      const data = contract.data.parse(result);
-      return reply.code(200).send({ code: 200, msg: 'success', data });
+      const run = async () => {
+        const result = await route.handle({
+          body: body.value,
+          query: query.value,
+          params: params.value,
+          session,
+          staffSession,
+          request,
+          deps,
+        } as HandlerContext<Contract>);
+        // The answer is checked against the contract, so no field outside it can leak.
+        return { code: 200, msg: 'success', data: contract.data.parse(result) };
+      };
+      if (!contract.idempotent) return reply.code(200).send(await run());
+
+      const key = idempotencyKeyOf(request.headers['idempotency-key']);
+      const scope = session ? `user:${session.user.id}` : `staff:${staffSession?.staff.id ?? 'public'}`;
+      const requestHash = createHash('sha256')
+        .update(`${contract.method} ${request.url.split('?')[0]} ${stableJson(request.body ?? null)}`)
+        .digest('hex');
+      const claim = await claimIdempotencyKey(deps.db, { scope, key, requestHash, now: deps.now() });
+      if (claim.kind === 'replay') {
+        return reply.code(claim.status).header('idempotency-replayed', 'true').send(claim.body);
+      }
+      try {
+        const answer = await run();
+        await storeIdempotentAnswer(deps.db, { scope, key, status: 200, body: answer });
+        return reply.code(200).send(answer);
+      } catch (error) {
+        // A business refusal is the answer to this request, and a retry gets it again; anything
+        // unexpected frees the key so the retry runs.
+        if (error instanceof AppError && error.status < 500) {
+          await storeIdempotentAnswer(deps.db, { scope, key, status: error.status, body: { code: error.status, msg: error.message, data: error.data } });
+        } else {
+          await releaseIdempotencyKey(deps.db, { scope, key });
+        }
+        throw error;
+      }
     },
   });
 }

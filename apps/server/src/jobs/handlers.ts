@@ -17,5 +17,6 @@ export const jobHandlers: Record<string, JobHandler> = {
     await enqueueJob(tx, purgeJobFor(new Date(job.run_at.getTime() + DAY_MS)));
     await tx.query(`DELETE FROM sessions WHERE expires_at < now() - interval '7 days'`);
     await tx.query(`DELETE FROM staff_sessions WHERE expires_at < now() - interval '7 days'`);
+    await tx.query('DELETE FROM idempotency_requests WHERE expires_at < now()');
   },
 };

@@ -1,7 +1,16 @@
+import { transferPostings } from '@keel/domain';
 import type { Db } from '../persistence/db.ts';
+import { ensurePlatformAccount, ensureUserAccount, postEntry } from '../persistence/ledger.store.ts';
 import { appendAudit } from '../persistence/audit.repository.ts';
 import { hashPassword } from '../security/passwords.ts';
 import { newInitialPassword, newInviteCode } from '../security/tokens.ts';
+
+/** The demo user's starting coin-account balances, in minor units. */
+const DEMO_BALANCES: readonly (readonly [string, bigint])[] = [
+  ['USDT', 10_000_000_000n], // 10,000 USDT (scale 6)
+  ['BTC', 50_000_000n], // 0.5 BTC (scale 8)
+  ['ETH', 5_000_000_000_000_000_000n], // 5 ETH (scale 18)
+];
 
 export interface SeedResult {
   /** Set only when the first staff account was created now; printed once and never stored in clear. */
@@ -11,7 +20,7 @@ export interface SeedResult {
 
 /**
  * Fills an empty database with the first staff account (role admin) and one demo user with a
- * welcome message. Runs in one transaction and does nothing when staff already exist.
+ * welcome message and demo balances. Runs in one transaction and does nothing when staff already exist.
  */
 export async function seedDemoData(db: Db, now: Date): Promise<SeedResult> {
   const staffPassword = newInitialPassword();
@@ -32,6 +41,19 @@ export async function seedDemoData(db: Db, now: Date): Promise<SeedResult> {
       [demoHash, newInviteCode(), now],
     );
     if (!user) return { staff: { username: 'admin', password: staffPassword } };
+    // Demo balances are ordinary journal entries from the treasury, labelled as demo money.
+    for (const [asset, amountMinor] of DEMO_BALANCES) {
+      const treasury = await ensurePlatformAccount(tx, 'treasury', asset, { allowNegative: true });
+      const coin = await ensureUserAccount(tx, user.id, 'coin', asset);
+      await postEntry(tx, {
+        reason: 'demo.fund',
+        referenceType: 'user',
+        referenceId: user.id.toString(),
+        memo: 'Demo balance from the platform treasury; not real money.',
+        postings: transferPostings(treasury, coin, asset, amountMinor),
+        at: now,
+      });
+    }
     await tx.query('INSERT INTO messages (user_id, title, body, created_at) VALUES ($1, $2, $3, $4)', [
       user.id,
       'Welcome to Keel',

@@ -103,6 +103,12 @@ export const errorCatalogue = {
   PAYLOAD_TOO_LARGE: { status: 413, msg: 'request body too large' },
   // Keel: fires when the request names a record (user, staff, message) that does not exist.
   RECORD_NOT_FOUND: { status: 404, msg: 'record does not exist' },
+  // Keel: fires when a money-moving call has no Idempotency-Key header.
+  IDEMPOTENCY_KEY_REQUIRED: { status: 400, msg: 'idempotency key required' },
+  // Keel: fires when an Idempotency-Key is used again with a different request.
+  IDEMPOTENCY_KEY_REUSED: { status: 422, msg: 'idempotency key reused with different input' },
+  // Keel: fires when a request with the same Idempotency-Key is still being processed.
+  REQUEST_IN_PROGRESS: { status: 409, msg: 'request in progress' },
 } as const satisfies Record<string, { status: number; msg: string }>;
 
 export type ErrorKey = keyof typeof errorCatalogue;

@@ -27,6 +27,12 @@ export interface Contract<
   readonly staffRoles?: readonly string[];
   /** Auth calls are rate limited per client address. */
   readonly rateLimited?: boolean;
+  /**
+   * Money-moving calls: the client sends an `Idempotency-Key` header (8–100 characters); a replay
+   * answers the stored answer, another request under the same key is refused (422), and a
+   * duplicate while the first still runs gets 409.
+   */
+  readonly idempotent?: boolean;
   readonly body?: Body;
   readonly query?: Query;
   readonly params?: Params;

@@ -7,6 +7,7 @@ import {
   staffLogoutContract,
   staffMeContract,
 } from './admin/admin.contracts.ts';
+import { listAccountsContract, transferBetweenAccountsContract } from './assets/assets.contracts.ts';
 import { serviceUrlContract } from './index/index.contracts.ts';
 import { meContract, setLanguageContract, unreadContract } from './user/user.contracts.ts';
 
@@ -16,6 +17,7 @@ export * from './auth/auth.contracts.ts';
 export * from './user/user.contracts.ts';
 export * from './index/index.contracts.ts';
 export * from './admin/admin.contracts.ts';
+export * from './assets/assets.contracts.ts';
 
 /** Every call of the API; the server registers exactly these and the docs list exactly these. */
 export const allContracts = [
@@ -32,4 +34,6 @@ export const allContracts = [
   listUsersContract,
   setUserStatusContract,
   listAuditContract,
+  listAccountsContract,
+  transferBetweenAccountsContract,
 ] as const;

@@ -1,0 +1,12 @@
+import { listAccountsContract, transferBetweenAccountsContract } from '@keel/contracts';
+import { handler } from '../route.ts';
+import { listUserBalances } from '../../use-cases/assets/account-balances.ts';
+import { transferBetweenAccounts } from '../../use-cases/assets/transfer-between-accounts.ts';
+
+export const assetsRoutes = [
+  handler(listAccountsContract, async ({ session, deps }) => ({ accounts: await listUserBalances(deps.db, session.user.id) })),
+  handler(transferBetweenAccountsContract, async ({ session, body, deps }) => {
+    const result = await transferBetweenAccounts(deps, { userId: session.user.id, ...body });
+    return { ...result, entryId: result.entryId.toString() };
+  }),
+];

@@ -1,0 +1,30 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkLedger } from '../../../src/persistence/ledger-check.ts';
+import { seedDemoData } from '../../../src/seed/demo.ts';
+import { createTestDb, type TestDb } from '../../helpers/test-db.ts';
+
+describe('demo data', () => {
+  let t: TestDb;
+  beforeAll(async () => {
+    t = await createTestDb();
+  });
+  afterAll(() => t.dispose());
+
+  it('creates the first staff and a demo user funded by labelled treasury entries, once', async () => {
+    const first = await seedDemoData(t.db, new Date('2026-11-22T00:00:00Z'));
+    expect(first.staff?.username).toBe('admin');
+    expect(first.staff?.password.length).toBeGreaterThanOrEqual(12);
+    expect(first.demoUser?.username).toBe('demo01');
+    const entries = await t.db.query<{ reason: string; memo: string }>('SELECT reason, memo FROM journal_entries ORDER BY id');
+    expect(entries).toHaveLength(3);
+    expect(entries.every((e) => e.reason === 'demo.fund' && e.memo.includes('not real money'))).toBe(true);
+    const [usdt] = await t.db.query<{ available_minor: string }>(
+      `SELECT a.available_minor FROM ledger_accounts a JOIN users u ON u.id = a.user_id WHERE u.username = 'demo01' AND a.kind = 'coin' AND a.asset = 'USDT'`,
+    );
+    expect(usdt!.available_minor).toBe('10000000000');
+    expect((await checkLedger(t.db)).ok).toBe(true);
+    // A second start changes nothing and prints no password.
+    expect(await seedDemoData(t.db, new Date())).toEqual({});
+    expect(await t.db.query('SELECT 1 FROM journal_entries')).toHaveLength(3);
+  });
+});

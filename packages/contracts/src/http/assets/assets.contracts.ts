@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { defineContract } from '../contract.ts';
+
+/** The user's account types (spec section 3). */
+export const userAccountKinds = ['coin', 'fiat', 'innovation', 'defi', 'leveraged', 'options'] as const;
+export const userAccountKindSchema = z.enum(userAccountKinds);
+export const assetCodeSchema = z.enum(['USDT', 'BTC', 'ETH']);
+/** Amounts travel as decimal strings, never as JSON numbers (ADR 0004). */
+export const decimalAmountSchema = z.string().trim().max(64).describe('decimal string, e.g. "12.5"');
+
+export const accountBalanceSchema = z.object({
+  kind: userAccountKindSchema,
+  asset: assetCodeSchema,
+  available: z.string().describe('usable amount, decimal string at the asset scale'),
+  frozen: z.string().describe('amount held for pending actions, decimal string'),
+});
+
+export const listAccountsContract = defineContract({
+  id: 'assets.accounts',
+  method: 'GET',
+  path: '/home/assets/accounts',
+  summary: "The user's balances: every account type × asset, usable and frozen.",
+  caller: 'user',
+  data: z.object({ accounts: z.array(accountBalanceSchema) }),
+  errors: [],
+});
+
+export const transferBetweenAccountsContract = defineContract({
+  id: 'assets.transfer',
+  method: 'POST',
+  path: '/home/assets/transfer',
+  summary: "Move an asset between two of the user's own account types (free). Needs an Idempotency-Key header.",
+  caller: 'user',
+  idempotent: true,
+  body: z
+    .object({
+      fromAccount: userAccountKindSchema,
+      toAccount: userAccountKindSchema,
+      asset: assetCodeSchema,
+      amount: decimalAmountSchema,
+    })
+    .refine((body) => body.fromAccount !== body.toAccount, {
+      path: ['toAccount'],
+      message: 'the target account must differ from the source account',
+    }),
+  data: z.object({ entryId: z.string(), from: accountBalanceSchema, to: accountBalanceSchema }),
+  errors: ['WRONG_AMOUNT', 'INSUFFICIENT_BALANCE', 'IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_REUSED', 'REQUEST_IN_PROGRESS'],
+});
