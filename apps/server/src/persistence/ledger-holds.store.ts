@@ -60,6 +60,10 @@ async function lockOpenHold(tx: Queryable, holdId: bigint): Promise<HoldRow> {
   return hold;
 }
 
+async function closeHold(tx: Queryable, holdId: bigint, status: 'posted' | 'released', entryId: bigint, at: Date) {
+  await tx.query('UPDATE ledger_holds SET status = $2, closed_entry_id = $3, closed_at = $4 WHERE id = $1', [holdId, status, entryId, at]);
+}
+
 /** Gives the whole frozen amount back to the owner's available balance. */
 export async function releaseHold(tx: Queryable, input: { holdId: bigint; reason?: string; at: Date }): Promise<bigint> {
   const hold = await lockOpenHold(tx, input.holdId);
@@ -71,11 +75,7 @@ export async function releaseHold(tx: Queryable, input: { holdId: bigint; reason
     postings: releaseHoldPostings(hold.account_id, asset, toMinor(hold.amount_minor)),
     at: input.at,
   });
-  await tx.query(`UPDATE ledger_holds SET status = 'released', closed_entry_id = $2, closed_at = $3 WHERE id = $1`, [
-    input.holdId,
-    entryId,
-    input.at,
-  ]);
+  await closeHold(tx, input.holdId, 'released', entryId, input.at);
   return entryId;
 }
 
@@ -102,10 +102,6 @@ export async function captureHold(
     ],
     at: input.at,
   });
-  await tx.query(`UPDATE ledger_holds SET status = 'posted', closed_entry_id = $2, closed_at = $3 WHERE id = $1`, [
-    input.holdId,
-    entryId,
-    input.at,
-  ]);
+  await closeHold(tx, input.holdId, 'posted', entryId, input.at);
   return entryId;
 }
