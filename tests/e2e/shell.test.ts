@@ -110,7 +110,8 @@ describe('registration and the tab shell', () => {
     ] as const) {
       await page.getByTestId(`tab-${tab}`).click();
       await page.waitForURL((url) => url.pathname === `/${tab}`);
-      expect(await page.getByTestId(`tab-${tab}`).getAttribute('aria-current')).toBe('page');
+      // The URL changes before React marks the tab: wait for the mark rather than race it.
+      await expect.poll(() => page.getByTestId(`tab-${tab}`).getAttribute('aria-current')).toBe('page');
       if (title) await expect.poll(() => page.locator('h1').first().textContent()).toBe(title);
     }
   });

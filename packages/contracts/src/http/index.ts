@@ -7,7 +7,7 @@ import {
   staffLogoutContract,
   staffMeContract,
 } from './admin/admin.contracts.ts';
-import { listAccountsContract, transferBetweenAccountsContract } from './assets/assets.contracts.ts';
+import { listAccountsContract, listRecordsContract, transferBetweenAccountsContract } from './assets/assets.contracts.ts';
 import { serviceUrlContract } from './index/index.contracts.ts';
 import { meContract, setLanguageContract, unreadContract } from './user/user.contracts.ts';
 
@@ -36,4 +36,5 @@ export const allContracts = [
   listAuditContract,
   listAccountsContract,
   transferBetweenAccountsContract,
+  listRecordsContract,
 ] as const;

@@ -1,6 +1,7 @@
-import { listAccountsContract, transferBetweenAccountsContract } from '@keel/contracts';
+import { listAccountsContract, listRecordsContract, transferBetweenAccountsContract } from '@keel/contracts';
 import { handler } from '../route.ts';
 import { listUserBalances } from '../../use-cases/assets/account-balances.ts';
+import { listRecords } from '../../use-cases/assets/list-records.ts';
 import { transferBetweenAccounts } from '../../use-cases/assets/transfer-between-accounts.ts';
 
 export const assetsRoutes = [
@@ -9,4 +10,5 @@ export const assetsRoutes = [
     const result = await transferBetweenAccounts(deps, { userId: session.user.id, ...body });
     return { ...result, entryId: result.entryId.toString() };
   }),
+  handler(listRecordsContract, ({ session, query, deps }) => listRecords(deps.db, { userId: session.user.id, ...query })),
 ];

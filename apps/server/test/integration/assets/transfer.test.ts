@@ -112,3 +112,55 @@ describe('transfer between own accounts, with request idempotency', () => {
     expect((await balances(user.token)).find((a) => a.kind === 'coin' && a.asset === 'USDT')!.available).toBe('1.000000');
   });
 });
+
+describe('records', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('lists every entry touching the user, newest first, with only their postings, filtered by account and reason', async () => {
+    const user = await registerViaApi(t.app, 'records01');
+    const other = await registerViaApi(t.app, 'records02');
+    await t.db.transaction(async (tx) => {
+      const treasury = await ensurePlatformAccount(tx, 'treasury', 'USDT', { allowNegative: true });
+      for (const owner of [user, other]) {
+        const coin = await ensureUserAccount(tx, BigInt(owner.userId), 'coin', 'USDT');
+        await postEntry(tx, { reason: 'demo.fund', memo: 'Demo balance', postings: transferPostings(treasury, coin, 'USDT', 5_000_000n), at: new Date() });
+      }
+    });
+    const move = (key: string, toAccount: string, amount: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/home/assets/transfer',
+        headers: { authorization: user.token, 'idempotency-key': key },
+        payload: { fromAccount: 'coin', toAccount, asset: 'USDT', amount },
+      });
+    await move('records-move-1', 'fiat', '1');
+    await move('records-move-2', 'defi', '0.5');
+    const records = async (query = '') =>
+      ((await t.app.inject({ url: `/home/assets/records${query}`, headers: { authorization: user.token } })).json() as {
+        data: { total: number; items: { reason: string; memo: string | null; postings: { account: string; amount: string }[] }[] };
+      }).data;
+
+    const all = await records();
+    expect(all.total).toBe(3);
+    expect(all.items.map((item) => item.reason)).toEqual(['transfer.internal', 'transfer.internal', 'demo.fund']);
+    expect(all.items[0]!.postings).toEqual([
+      { account: 'coin', asset: 'USDT', bucket: 'available', amount: '-0.500000' },
+      { account: 'defi', asset: 'USDT', bucket: 'available', amount: '0.500000' },
+    ]);
+    // The treasury's side of the funding is not the user's posting.
+    expect(all.items[2]).toMatchObject({ memo: 'Demo balance', postings: [{ account: 'coin', amount: '5.000000' }] });
+
+    expect((await records('?account=fiat')).items).toHaveLength(1);
+    expect((await records('?reason=demo.fund')).total).toBe(1);
+    const paged = await records('?page=2&pageSize=2');
+    expect(paged.total).toBe(3);
+    expect(paged.items.map((item) => item.reason)).toEqual(['demo.fund']);
+    // Another user's entries never show.
+    const theirs = (await t.app.inject({ url: '/home/assets/records', headers: { authorization: other.token } })).json() as { data: { total: number } };
+    expect(theirs.data.total).toBe(1);
+  });
+});

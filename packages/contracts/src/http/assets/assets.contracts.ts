@@ -46,3 +46,37 @@ export const transferBetweenAccountsContract = defineContract({
   data: z.object({ entryId: z.string(), from: accountBalanceSchema, to: accountBalanceSchema }),
   errors: ['WRONG_AMOUNT', 'INSUFFICIENT_BALANCE', 'IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_REUSED', 'REQUEST_IN_PROGRESS'],
 });
+
+export const ledgerRecordSchema = z.object({
+  entryId: z.string(),
+  reason: z.string().describe('what caused the movement, e.g. transfer.internal, demo.fund, hold.place'),
+  referenceType: z.string().nullable(),
+  referenceId: z.string().nullable(),
+  memo: z.string().nullable(),
+  createdAt: z.string(),
+  /** Only the postings on the user's own accounts; the other side is the platform or another user. */
+  postings: z.array(
+    z.object({
+      account: userAccountKindSchema,
+      asset: assetCodeSchema,
+      bucket: z.enum(['available', 'frozen']),
+      amount: z.string().describe('signed decimal string: positive in, negative out'),
+    }),
+  ),
+});
+
+export const listRecordsContract = defineContract({
+  id: 'assets.records',
+  method: 'GET',
+  path: '/home/assets/records',
+  summary: "Every journal entry touching the user's accounts, newest first, filtered by account type and reason.",
+  caller: 'user',
+  query: z.object({
+    page: z.coerce.number().int().min(1).max(100_000).default(1),
+    pageSize: z.coerce.number().int().min(1).max(100).default(20),
+    account: userAccountKindSchema.optional(),
+    reason: z.string().regex(/^[a-z][a-z0-9_.]{1,63}$/).optional(),
+  }),
+  data: z.object({ items: z.array(ledgerRecordSchema), total: z.number().int() }),
+  errors: [],
+});
