@@ -1,4 +1,4 @@
-import { ApiError, createApiClient } from '@keel/contracts';
+import { type ApiError, createApiClient } from '@keel/contracts';
 
 const TOKEN_KEY = 'staffToken';
 
@@ -25,5 +25,3 @@ export const api = createApiClient({
     }
   },
 });
-
-export { ApiError };

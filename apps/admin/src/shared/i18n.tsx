@@ -1,4 +1,4 @@
-import { type LocaleCode, localeCodes, rtlLocales } from '@keel/contracts';
+import { ApiError, type LocaleCode, localeCodes, rtlLocales } from '@keel/contracts';
 import { type MessageKey, translate, translateServerMessage } from '@keel/locales';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 
@@ -14,6 +14,8 @@ interface I18n {
   setLocale: (locale: LocaleCode) => void;
   t: (key: MessageKey, vars?: Record<string, string | number>) => string;
   tServer: (msg: string) => string;
+  /** A failed call as text: the server's catalogue message translated, or a generic error. */
+  describeError: (error: unknown) => string;
 }
 
 const I18nContext = createContext<I18n | null>(null);
@@ -34,6 +36,8 @@ export function I18nProvider({ children }: { children: ReactNode }) {
       setLocale,
       t: (key, vars) => translate(locale, key, vars),
       tServer: (msg) => translateServerMessage(locale, msg),
+      describeError: (error) =>
+        error instanceof ApiError ? translateServerMessage(locale, error.message) : translate(locale, 'error.UNKNOWN'),
     }),
     [locale, setLocale],
   );

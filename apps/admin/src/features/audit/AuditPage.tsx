@@ -1,7 +1,8 @@
 import { listAuditContract } from '@keel/contracts';
 import { useEffect, useState } from 'react';
-import { ApiError, api } from '../../shared/api.ts';
+import { api } from '../../shared/api.ts';
 import { formatDateTime } from '../../shared/format.ts';
+import { ErrorAlert } from '../../shared/ErrorAlert.tsx';
 import { useI18n } from '../../shared/i18n.tsx';
 import { Pager } from '../../shared/Pager.tsx';
 
@@ -9,7 +10,7 @@ type AuditPageData = Awaited<ReturnType<typeof api<typeof listAuditContract>>>;
 const PAGE_SIZE = 50;
 
 export function AuditPage() {
-  const { t, tServer } = useI18n();
+  const { t, describeError } = useI18n();
   const [page, setPage] = useState(1);
   const [result, setResult] = useState<AuditPageData | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -20,19 +21,15 @@ export function AuditPage() {
         setResult(data);
         setError(null);
       })
-      .catch((caught) => setError(caught instanceof ApiError ? tServer(caught.message) : t('error.UNKNOWN')));
-  }, [page, t, tServer]);
+      .catch((caught) => setError(describeError(caught)));
+  }, [page, describeError]);
 
   const pages = result ? Math.max(1, Math.ceil(result.total / PAGE_SIZE)) : 1;
   return (
     <section>
       <h2>{t('admin.audit.title')}</h2>
       <p className="muted">{t('admin.audit.appendOnly')}</p>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert message={error} />
       {result && (
         <>
           <table>

@@ -1,11 +1,12 @@
 import { staffLoginContract } from '@keel/contracts';
 import { type FormEvent, useState } from 'react';
-import { ApiError, api, staffToken } from '../../shared/api.ts';
+import { api, staffToken } from '../../shared/api.ts';
+import { ErrorAlert } from '../../shared/ErrorAlert.tsx';
 import { useI18n } from '../../shared/i18n.tsx';
 import { LanguageSelect } from '../../shared/LanguageSelect.tsx';
 
 export function LoginPage({ onLoggedIn }: { onLoggedIn: () => void }) {
-  const { t, tServer } = useI18n();
+  const { t, describeError } = useI18n();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -20,7 +21,7 @@ export function LoginPage({ onLoggedIn }: { onLoggedIn: () => void }) {
       staffToken.set(data.token);
       onLoggedIn();
     } catch (caught) {
-      setError(caught instanceof ApiError ? tServer(caught.message) : t('error.UNKNOWN'));
+      setError(describeError(caught));
     } finally {
       setBusy(false);
     }
@@ -45,11 +46,7 @@ export function LoginPage({ onLoggedIn }: { onLoggedIn: () => void }) {
             required
           />
         </label>
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorAlert message={error} />
         <button type="submit" disabled={busy}>
           {t('admin.login.submit')}
         </button>

@@ -1,8 +1,9 @@
 import { listUsersContract, type PublicUser, setUserStatusContract, type StaffRole, type UserStatus, userStatuses } from '@keel/contracts';
 import type { MessageKey } from '@keel/locales';
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
-import { ApiError, api } from '../../shared/api.ts';
+import { api } from '../../shared/api.ts';
 import { formatDateTime } from '../../shared/format.ts';
+import { ErrorAlert } from '../../shared/ErrorAlert.tsx';
 import { useI18n } from '../../shared/i18n.tsx';
 import { Pager } from '../../shared/Pager.tsx';
 
@@ -10,7 +11,7 @@ const PAGE_SIZE = 20;
 const STATUS_EDITORS: readonly StaffRole[] = setUserStatusContract.staffRoles as readonly StaffRole[];
 
 export function UsersPage({ roles }: { roles: readonly StaffRole[] }) {
-  const { t, tServer } = useI18n();
+  const { t, describeError } = useI18n();
   const [query, setQuery] = useState('');
   const [appliedQuery, setAppliedQuery] = useState('');
   const [page, setPage] = useState(1);
@@ -24,9 +25,9 @@ export function UsersPage({ roles }: { roles: readonly StaffRole[] }) {
       setResult(await api(listUsersContract, { query: { page, pageSize: PAGE_SIZE, q: appliedQuery || undefined } }));
       setError(null);
     } catch (caught) {
-      setError(caught instanceof ApiError ? tServer(caught.message) : t('error.UNKNOWN'));
+      setError(describeError(caught));
     }
-  }, [page, appliedQuery, t, tServer]);
+  }, [page, appliedQuery, describeError]);
 
   useEffect(() => {
     void load();
@@ -54,11 +55,7 @@ export function UsersPage({ roles }: { roles: readonly StaffRole[] }) {
           <button type="submit">{t('admin.users.searchButton')}</button>
         </form>
       </search>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert message={error} />
       {result && (
         <>
           <p className="muted">{t('admin.users.total', { total: result.total })}</p>
@@ -112,7 +109,7 @@ export function UsersPage({ roles }: { roles: readonly StaffRole[] }) {
 }
 
 function StatusDialog({ user, onClose, onSaved }: { user: PublicUser; onClose: () => void; onSaved: () => void }) {
-  const { t, tServer } = useI18n();
+  const { t, describeError } = useI18n();
   const [status, setStatus] = useState<UserStatus>(user.status);
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -123,7 +120,7 @@ function StatusDialog({ user, onClose, onSaved }: { user: PublicUser; onClose: (
       await api(setUserStatusContract, { params: { userId: user.id }, body: { status, reason } });
       onSaved();
     } catch (caught) {
-      setError(caught instanceof ApiError ? tServer(caught.message) : t('error.UNKNOWN'));
+      setError(describeError(caught));
     }
   }
 
@@ -146,11 +143,7 @@ function StatusDialog({ user, onClose, onSaved }: { user: PublicUser; onClose: (
           <textarea name="reason" value={reason} onChange={(e) => setReason(e.target.value)} minLength={3} maxLength={500} required />
         </label>
         <p className="muted">{t('admin.statusDialog.audited')}</p>
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorAlert message={error} />
         <div className="row">
           <button type="button" className="secondary" onClick={onClose}>
             {t('admin.common.cancel')}

@@ -80,6 +80,19 @@ export function Notice({ tone = 'info', title, children, testId }: { tone?: 'inf
   );
 }
 
+/** A load that failed, with a retry. */
+export function LoadFailedNotice({ onRetry }: { onRetry: () => void }) {
+  const { t } = useI18n();
+  return (
+    <Notice tone="error">
+      {t('web.common.loadFailed')}{' '}
+      <Button variant="ghost" onClick={onRetry}>
+        {t('web.common.retry')}
+      </Button>
+    </Notice>
+  );
+}
+
 export function Card({ children, className }: { children: ReactNode; className?: string }) {
   return <section className={className ? `card ${className}` : 'card'}>{children}</section>;
 }

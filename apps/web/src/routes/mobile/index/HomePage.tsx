@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useMe } from '../../../features/profile/useMe.ts';
 import { useI18n } from '../../../shared/i18n/I18nProvider.tsx';
-import { Button, Card, Notice } from '../../../shared/ui/components.tsx';
+import { Card, LoadFailedNotice } from '../../../shared/ui/components.tsx';
 import { CheckIcon, ChevronIcon, ClockIcon, DocumentIcon, LogoMark, MineIcon, ShieldIcon } from '../../../shared/ui/icons.tsx';
 
 const available: MessageKey[] = ['web.home.statusAccount', 'web.home.statusLanguage', 'web.home.statusSupport'];
@@ -32,14 +32,7 @@ export function HomePage() {
           <h1 data-testid="greeting">{user ? t('web.home.greeting', { name: user.nickname ?? user.username }) : t('web.home.welcome')}</h1>
         </div>
       </header>
-      {failed && (
-        <Notice tone="error">
-          {t('web.common.loadFailed')}{' '}
-          <Button variant="ghost" onClick={reload}>
-            {t('web.common.retry')}
-          </Button>
-        </Notice>
-      )}
+      {failed && <LoadFailedNotice onRetry={reload} />}
       <Card>
         <h2 className="card-title">{t('web.home.statusTitle')}</h2>
         <ul className="status-list">

@@ -8,7 +8,7 @@ import { session } from '../../../shared/api/session.ts';
 import { formatDate } from '../../../shared/format/time.ts';
 import { useI18n } from '../../../shared/i18n/I18nProvider.tsx';
 import { LanguageSwitcher } from '../../../shared/i18n/LanguageSwitcher.tsx';
-import { Button, Card, Notice } from '../../../shared/ui/components.tsx';
+import { Button, Card, LoadFailedNotice } from '../../../shared/ui/components.tsx';
 import { ChevronIcon, DocumentIcon } from '../../../shared/ui/icons.tsx';
 import { useToast } from '../../../shared/ui/toast.tsx';
 
@@ -51,14 +51,7 @@ export function MyPage() {
   return (
     <div className="page">
       <h1 className="page-title">{t('web.tab.mine')}</h1>
-      {failed && (
-        <Notice tone="error">
-          {t('web.common.loadFailed')}{' '}
-          <Button variant="ghost" onClick={reload}>
-            {t('web.common.retry')}
-          </Button>
-        </Notice>
-      )}
+      {failed && <LoadFailedNotice onRetry={reload} />}
       <Card className="profile-card">
         <div className="profile-head">
           <span className="avatar" aria-hidden="true">

@@ -4,10 +4,9 @@ import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { api } from '../../../shared/api/client.ts';
 import { FAIL400, safeRedirect } from '../../../shared/api/redirect.ts';
 import { useLoggedIn } from '../../../shared/api/session.ts';
+import { AuthHeader } from '../../../features/auth/AuthHeader.tsx';
 import { useI18n } from '../../../shared/i18n/I18nProvider.tsx';
-import { LanguageSwitcher } from '../../../shared/i18n/LanguageSwitcher.tsx';
 import { Button, Notice, TextField } from '../../../shared/ui/components.tsx';
-import { LogoMark } from '../../../shared/ui/icons.tsx';
 import { AgreementCheckbox } from '../../../features/auth/AgreementCheckbox.tsx';
 import { finishLogin } from '../../../features/auth/finish-login.ts';
 import { problemText } from '../../../features/auth/problems.ts';
@@ -65,13 +64,7 @@ export function RegisterPage() {
 
   return (
     <div className="auth-page">
-      <div className="auth-topbar">
-        <LanguageSwitcher compact />
-      </div>
-      <div className="auth-brand">
-        <LogoMark size={48} />
-        <p className="auth-brand-name">{t('web.app.name')}</p>
-      </div>
+      <AuthHeader logoSize={48} />
       <form className="auth-card" onSubmit={submit} noValidate>
         <h1>{t('web.register.title')}</h1>
         <p className="muted">{t('web.register.subtitle')}</p>
