@@ -10,7 +10,8 @@ export function purgeJobFor(at: Date) {
 
 /**
  * Job kinds the server runs. Later features register their own (expiries, settlement, interest,
- * snapshots); sessions past their expiry are purged here so the table does not grow forever.
+ * snapshots). The daily purge removes ended sessions and expired idempotency answers, so those
+ * tables do not grow forever (the job key keeps its first name so scheduled rows stay valid).
  */
 export const jobHandlers: Record<string, JobHandler> = {
   'sessions.purge-expired': async (tx, job) => {

@@ -31,9 +31,12 @@ export interface EnqueueInput {
 
 /** Adds a job, usually inside the transaction of the change that needs it. Returns false for a known key. */
 export async function enqueueJob(db: Queryable, job: EnqueueInput): Promise<boolean> {
+  // "Now" is cut to whole milliseconds: the runner compares with a JS Date (millisecond
+  // precision), and a job due at 12:00:00.123456 would otherwise wait out the next poll when the
+  // runner asks at 12:00:00.123.
   const rows = await db.query(
     `INSERT INTO jobs (kind, job_key, payload, run_at, max_attempts)
-     VALUES ($1, $2, $3, COALESCE($4, now()), $5)
+     VALUES ($1, $2, $3, COALESCE($4, date_trunc('milliseconds', now())), $5)
      ON CONFLICT (job_key) DO NOTHING RETURNING id`,
     [job.kind, job.key, JSON.stringify(job.payload ?? {}), job.runAt ?? null, job.maxAttempts ?? 5],
   );
