@@ -9,6 +9,7 @@ import { AppError, errorCatalogue } from '@keel/contracts';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config/env.ts';
 import type { Deps } from './deps.ts';
+import { type MarketPrices, noMarketPrices } from './market/market-prices.ts';
 import type { Db } from './persistence/db.ts';
 import { buildOpenApiDocument, renderApiReference } from './http/openapi.ts';
 import { registerRoute, type RouteHandler } from './http/route.ts';
@@ -27,6 +28,8 @@ export interface BuildAppOptions {
   config: Config;
   db: Db;
   now?: () => Date;
+  /** Where prices come from; without it the app serves no prices (PRICE_UNAVAILABLE). */
+  market?: MarketPrices;
   logger?: FastifyServerOptions['logger'];
   /** Test hook: extra routes (e.g. one that throws) registered like any other. */
   extraRoutes?: (app: FastifyInstance) => void;
@@ -41,7 +44,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     genReqId: () => randomUUID(),
     requestIdHeader: false,
   });
-  const deps: Deps = { db, config, now: options.now ?? (() => new Date()), logger: app.log };
+  const deps: Deps = { db, config, now: options.now ?? (() => new Date()), logger: app.log, market: options.market ?? noMarketPrices };
 
   app.addHook('onRequest', async (request, reply) => {
     // The id a user can quote to support; the same id is on every log line of the request.

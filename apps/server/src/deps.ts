@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config/env.ts';
+import type { MarketPrices } from './market/market-prices.ts';
 import type { Db } from './persistence/db.ts';
 
 /** What use cases are given: the database, the configuration and the clock (never Date.now()). */
@@ -8,4 +9,6 @@ export interface Deps {
   config: Config;
   now: () => Date;
   logger: FastifyBaseLogger;
+  /** Last recorded ticks; the market module keeps them current. */
+  market: MarketPrices;
 }

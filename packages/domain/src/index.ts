@@ -3,3 +3,4 @@ export * from './accounts/user-status.ts';
 export * from './money/amount.ts';
 export * from './money/assets.ts';
 export * from './ledger/postings.ts';
+export * from './market/price.ts';

@@ -109,6 +109,10 @@ export const errorCatalogue = {
   IDEMPOTENCY_KEY_REUSED: { status: 422, msg: 'idempotency key reused with different input' },
   // Keel: fires when a request with the same Idempotency-Key is still being processed.
   REQUEST_IN_PROGRESS: { status: 409, msg: 'request in progress' },
+  // Keel: fires when a swap quote is executed after its 10 s; data.freshQuote holds a new quote.
+  QUOTE_EXPIRED: { status: 409, msg: 'quote expired' },
+  // Keel: fires when no recent recorded tick exists for a market a call needs (feed down or stale).
+  PRICE_UNAVAILABLE: { status: 503, msg: 'market price unavailable' },
 } as const satisfies Record<string, { status: number; msg: string }>;
 
 export type ErrorKey = keyof typeof errorCatalogue;

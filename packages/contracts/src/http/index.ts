@@ -8,6 +8,8 @@ import {
   staffMeContract,
 } from './admin/admin.contracts.ts';
 import { listAccountsContract, listRecordsContract, transferBetweenAccountsContract } from './assets/assets.contracts.ts';
+import { getWatchlistContract, listCandlesContract, listTickersContract, setWatchlistContract } from './market/market.contracts.ts';
+import { createSwapQuoteContract, executeSwapContract } from './swap/swap.contracts.ts';
 import { serviceUrlContract } from './index/index.contracts.ts';
 import { meContract, setLanguageContract, unreadContract } from './user/user.contracts.ts';
 
@@ -18,6 +20,9 @@ export * from './user/user.contracts.ts';
 export * from './index/index.contracts.ts';
 export * from './admin/admin.contracts.ts';
 export * from './assets/assets.contracts.ts';
+export * from './market/market.contracts.ts';
+export * from './swap/swap.contracts.ts';
+export * from '../ws/market.events.ts';
 
 /** Every call of the API; the server registers exactly these and the docs list exactly these. */
 export const allContracts = [
@@ -37,4 +42,10 @@ export const allContracts = [
   listAccountsContract,
   transferBetweenAccountsContract,
   listRecordsContract,
+  listTickersContract,
+  listCandlesContract,
+  getWatchlistContract,
+  setWatchlistContract,
+  createSwapQuoteContract,
+  executeSwapContract,
 ] as const;

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { candleIntervalSchema, candleSchema, marketSymbolSchema, recordedTickSchema } from '../http/market/market.contracts.ts';
+
+/**
+ * The push connection `/ws` (spec section 7: "a push-connection host is also configured").
+ * Frames are JSON text. Channels:
+ * - `ticks` — every recorded tick of every listed symbol;
+ * - `candles:<symbol>:<interval>` — the changed candle each time a tick updates it.
+ *
+ * Resume: every tick carries its `tickId` (monotonic). A client that reconnects subscribes again
+ * with `sinceTickId` = the last id it saw; the server first replays the recorded ticks after that
+ * id (at most `maxReplayTicks`, newest kept; `replayTruncated` says when older ones were left out,
+ * and the client then refetches candles over HTTP), then continues live.
+ */
+export const wsChannelSchema = z
+  .string()
+  .regex(/^(ticks|candles:[A-Z0-9]{2,10}\/[A-Z0-9]{2,10}:(1m|5m|15m|1h|1d))$/, 'ticks or candles:<symbol>:<interval>');
+export const maxReplayTicks = 2_000;
+export const maxChannelsPerConnection = 50;
+
+export const wsClientFrameSchema = z.discriminatedUnion('op', [
+  z.object({
+    op: z.literal('subscribe'),
+    channels: z.array(wsChannelSchema).min(1).max(maxChannelsPerConnection),
+    sinceTickId: z.string().regex(/^\d{1,19}$/).optional(),
+  }),
+  z.object({ op: z.literal('unsubscribe'), channels: z.array(wsChannelSchema).min(1).max(maxChannelsPerConnection) }),
+  z.object({ op: z.literal('ping') }),
+]);
+
+export const wsServerFrameSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('tick'), tick: recordedTickSchema }),
+  z.object({ type: z.literal('candle'), symbol: marketSymbolSchema, interval: candleIntervalSchema, candle: candleSchema }),
+  z.object({
+    type: z.literal('subscribed'),
+    channels: z.array(z.string()),
+    replayedTicks: z.number().int(),
+    replayTruncated: z.boolean(),
+  }),
+  z.object({ type: z.literal('pong') }),
+  z.object({ type: z.literal('error'), code: z.number().int(), msg: z.string() }),
+]);
+
+export type WsClientFrame = z.infer<typeof wsClientFrameSchema>;
+export type WsServerFrame = z.infer<typeof wsServerFrameSchema>;
