@@ -4,3 +4,4 @@ export * from './money/amount.ts';
 export * from './money/assets.ts';
 export * from './ledger/postings.ts';
 export * from './market/price.ts';
+export * from './swap/quote.ts';

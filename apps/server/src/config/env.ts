@@ -43,6 +43,12 @@ const envSchema = z.object({
   /** Built front ends; the defaults are where `npm run build` puts them. */
   WEB_DIST_DIR: z.string().default('apps/web/dist'),
   ADMIN_DIST_DIR: z.string().default('apps/admin/dist'),
+  /** Swap spread below the mid price, in basis points (published on every quote). */
+  SWAP_SPREAD_BPS: z.coerce.number().int().min(0).max(500).default(20),
+  /** How long a swap quote holds its rate (decisions page: 10 s). */
+  SWAP_QUOTE_TTL_MS: z.coerce.number().int().min(1_000).max(60_000).default(10_000),
+  /** A tick older than this is not used to price anything; callers answer "market price unavailable". */
+  MARKET_PRICE_MAX_AGE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(30_000),
 });
 
 export type Config = z.infer<typeof envSchema>;

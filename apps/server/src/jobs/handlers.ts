@@ -1,3 +1,4 @@
+import { purgeUnusedSwapQuotes } from '../persistence/swap-quotes.repository.ts';
 import { enqueueJob, type JobHandler } from './runner.ts';
 
 const DAY_MS = 86_400_000;
@@ -10,7 +11,8 @@ export function purgeJobFor(at: Date) {
 
 /**
  * Job kinds the server runs. Later features register their own (expiries, settlement, interest,
- * snapshots). The daily purge removes ended sessions and expired idempotency answers, so those
+ * snapshots). The daily purge removes ended sessions, expired idempotency answers and unused swap
+ * quotes older than a day, so those
  * tables do not grow forever (the job key keeps its first name so scheduled rows stay valid).
  */
 export const jobHandlers: Record<string, JobHandler> = {
@@ -19,5 +21,6 @@ export const jobHandlers: Record<string, JobHandler> = {
     await tx.query(`DELETE FROM sessions WHERE expires_at < now() - interval '7 days'`);
     await tx.query(`DELETE FROM staff_sessions WHERE expires_at < now() - interval '7 days'`);
     await tx.query('DELETE FROM idempotency_requests WHERE expires_at < now()');
+    await purgeUnusedSwapQuotes(tx, new Date(job.run_at.getTime() - DAY_MS));
   },
 };

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config/env.ts';
+import type { MarketPrices } from '../../src/market/market-prices.ts';
 import type { Db } from '../../src/persistence/db.ts';
 import { hashPassword } from '../../src/security/passwords.ts';
 import { createTestDb, type TestDb } from './test-db.ts';
@@ -21,11 +22,11 @@ export function testConfig(env: Record<string, string> = {}): Config {
 /** The real app on a fresh database, with test-friendly configuration overrides. */
 export async function createTestApp(
   env: Record<string, string> = {},
-  extra: { now?: () => Date; extraRoutes?: (app: FastifyInstance) => void } = {},
+  extra: { now?: () => Date; extraRoutes?: (app: FastifyInstance) => void; market?: MarketPrices } = {},
 ): Promise<TestApp> {
   const testDb = await createTestDb();
   const config = testConfig({ WEB_DIST_DIR: '/nonexistent', ADMIN_DIST_DIR: '/nonexistent', ...env });
-  const app = await buildApp({ config, db: testDb.db, now: extra.now, extraRoutes: extra.extraRoutes });
+  const app = await buildApp({ config, db: testDb.db, now: extra.now, extraRoutes: extra.extraRoutes, market: extra.market });
   await app.ready();
   return {
     app,

@@ -3,6 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedger } from '../../../src/persistence/ledger-check.ts';
 import { captureHold, placeHold, releaseHold } from '../../../src/persistence/ledger-holds.store.ts';
 import { ensurePlatformAccount, ensureUserAccount, IdempotencyConflictError, postEntry } from '../../../src/persistence/ledger.store.ts';
+import { AppError } from '@keel/contracts';
+import type { Deps } from '../../../src/deps.ts';
+import { createSwapQuote } from '../../../src/use-cases/swap/create-swap-quote.ts';
+import { executeSwap } from '../../../src/use-cases/swap/execute-swap.ts';
+import { testConfig } from '../../helpers/test-app.ts';
 import { createTestDb, type TestDb } from '../../helpers/test-db.ts';
 
 // Seeded randomised operations against the real store, with the reconciliation check after every
@@ -39,15 +44,28 @@ describe(`ledger under random operations (seed ${seed})`, () => {
 
     const treasury = await ensurePlatformAccount(t.db, 'treasury', 'USDT', { allowNegative: true });
     const accounts: bigint[] = [];
+    const users: { id: bigint; kind: 'coin' | 'fiat' | 'defi' }[] = [];
     for (let i = 0; i < 6; i += 1) {
       const [user] = await t.db.query<{ id: bigint }>(
         `INSERT INTO users (username, password_hash, invite_code) VALUES ($1, 'x', $2) RETURNING id`,
         [`random${i}user`, `RAND${i}XYZ`],
       );
-      accounts.push(await ensureUserAccount(t.db, user!.id, pick(['coin', 'fiat', 'defi'] as const), 'USDT'));
+      const kind = pick(['coin', 'fiat', 'defi'] as const);
+      users.push({ id: user!.id, kind });
+      accounts.push(await ensureUserAccount(t.db, user!.id, kind, 'USDT'));
     }
+    // Swaps go through the real use cases, priced from a tick that moves with the run. The price
+    // is a toy one (around 90 USDT) so that the small random balances can swap both ways.
+    let btcPrice = 90n;
+    const deps = {
+      db: t.db,
+      config: testConfig(),
+      now: () => at,
+      logger: undefined as unknown as Deps['logger'],
+      market: { latest: (symbol: string) => ({ tickId: 1n, symbol, price: `${btcPrice}.00000000`, atMs: at.getTime(), source: 'random-test' }) },
+    } satisfies Deps;
     const openHolds: bigint[] = [];
-    const counts = { transfer: 0, refused: 0, hold: 0, release: 0, capture: 0, duplicates: 0, conflicts: 0 };
+    const counts = { transfer: 0, refused: 0, hold: 0, release: 0, capture: 0, swap: 0, duplicates: 0, conflicts: 0 };
 
     for (let step = 0; step < steps; step += 1) {
       const op = random();
@@ -78,6 +96,25 @@ describe(`ledger under random operations (seed ${seed})`, () => {
           const capture = 1n + BigInt(Math.floor(random() * Number(held)));
           await t.db.transaction((tx) => captureHold(tx, { holdId, toAccountId: pick(accounts), amountMinor: capture, reason: 'random.capture', at }));
           counts.capture += 1;
+        } else if (op < 0.9) {
+          btcPrice = btcPrice + BigInt(Math.floor(random() * 3) - 1) || 1n;
+          const { id: userId, kind } = pick(users);
+          const buy = random() < 0.5;
+          try {
+            const quote = await createSwapQuote(deps, {
+              userId,
+              account: kind,
+              fromAsset: buy ? 'USDT' : 'BTC',
+              toAsset: buy ? 'BTC' : 'USDT',
+              // Up to 0.003 USDT, or up to 2,000 satoshi: the size of the random balances.
+              amount: buy ? `0.00${amount(3_000).toString().padStart(4, '0')}` : `0.0000${amount(2_000).toString().padStart(4, '0')}`,
+            });
+            await executeSwap(deps, { userId, quoteId: BigInt(quote.quoteId) });
+            counts.swap += 1;
+          } catch (error) {
+            if (!(error instanceof AppError && ['INSUFFICIENT_BALANCE', 'WRONG_AMOUNT'].includes(error.key))) throw error;
+            counts.refused += 1;
+          }
         } else {
           // Concurrent duplicates of one idempotency key, sometimes with a conflicting twin.
           const from = pick(accounts);

@@ -71,3 +71,5 @@ export const executeSwapContract = defineContract({
     'REQUEST_IN_PROGRESS',
   ],
 });
+
+export type SwapQuote = z.infer<typeof swapQuoteSchema>;
