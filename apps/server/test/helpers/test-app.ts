@@ -13,9 +13,9 @@ export interface TestApp {
   close: () => Promise<void>;
 }
 
-/** Configuration for tests: quiet, no demo data, rate limits out of the way; `env` overrides. */
+/** Configuration for tests: quiet, no demo data, rate limits out of the way, no market feed; `env` overrides. */
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SEED_DEMO: 'false', AUTH_RATE_LIMIT_PER_MINUTE: '10000', ...env });
+  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SEED_DEMO: 'false', AUTH_RATE_LIMIT_PER_MINUTE: '10000', MARKET_FEED: 'off', ...env });
 }
 
 /** The real app on a fresh database, with test-friendly configuration overrides. */
