@@ -121,7 +121,8 @@ export class CcxtFeed implements PriceFeed {
 
   /** One poll: reads the prices and emits a tick for each new price. Returns the ticks emitted. */
   async pollOnce(): Promise<FeedTick[]> {
-    const exchange = (this.exchange ??= await this.createExchange());
+    this.exchange ??= await this.createExchange();
+    const exchange = this.exchange;
     await exchange.loadMarkets();
     const markets = exchange.markets ?? {};
     const symbols = this.options.symbols.filter((symbol) => symbol in markets);
