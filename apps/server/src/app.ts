@@ -16,9 +16,10 @@ import { registerRoute, type RouteHandler } from './http/route.ts';
 import { adminRoutes } from './http/routes/admin.routes.ts';
 import { assetsRoutes } from './http/routes/assets.routes.ts';
 import { authRoutes } from './http/routes/auth.routes.ts';
+import { marketRoutes } from './http/routes/market.routes.ts';
 import { userRoutes } from './http/routes/user.routes.ts';
 
-export const allRoutes: readonly RouteHandler[] = [...authRoutes, ...userRoutes, ...adminRoutes, ...assetsRoutes] as RouteHandler[];
+export const allRoutes: readonly RouteHandler[] = [...authRoutes, ...userRoutes, ...adminRoutes, ...assetsRoutes, ...marketRoutes] as RouteHandler[];
 
 function sendError(reply: FastifyReply, error: AppError) {
   return reply.code(error.status).send({ code: error.status, msg: error.message, data: error.data });
