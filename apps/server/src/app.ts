@@ -10,6 +10,8 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOpt
 import type { Config } from './config/env.ts';
 import type { Deps } from './deps.ts';
 import { type MarketPrices, noMarketPrices } from './market/market-prices.ts';
+import { isTickStream } from './market/market.service.ts';
+import { type GatewayOptions, registerMarketGateway } from './ws/gateway.ts';
 import type { Db } from './persistence/db.ts';
 import { buildOpenApiDocument, renderApiReference } from './http/openapi.ts';
 import { registerRoute, type RouteHandler } from './http/route.ts';
@@ -31,6 +33,8 @@ export interface BuildAppOptions {
   now?: () => Date;
   /** Where prices come from; without it the app serves no prices (PRICE_UNAVAILABLE). */
   market?: MarketPrices;
+  /** Limits of /ws (opened when `market` is a MarketService), for tests that need small ones. */
+  ws?: Partial<GatewayOptions>;
   logger?: FastifyServerOptions['logger'];
   /** Test hook: extra routes (e.g. one that throws) registered like any other. */
   extraRoutes?: (app: FastifyInstance) => void;
@@ -88,6 +92,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   for (const route of allRoutes) registerRoute(app, deps, route);
+  // The push connection /ws, when there is a tick stream to push (a MarketService).
+  if (options.market && isTickStream(options.market)) await registerMarketGateway(app, deps, options.market, options.ws);
   options.extraRoutes?.(app);
 
   const openApiDocument = buildOpenApiDocument();
