@@ -263,7 +263,7 @@ export class MarketService implements TickStream {
     this.buffer = [];
     this.leading = true;
     try {
-      await feed.start((tick) => this.accept(tick, feed.source), lastPrices);
+      await feed.start((tick) => this.accept(tick, feed.source), { lastPrices, logger: this.logger });
     } catch (error) {
       // A feed that cannot start (unknown exchange, no network) must not sit on the lease.
       this.leading = false;

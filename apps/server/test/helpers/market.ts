@@ -1,5 +1,5 @@
 import { defaultSimulatedMarkets } from '@keel/domain';
-import type { FeedTick, PriceFeed } from '../../src/integrations/market-feed/price-feed.ts';
+import type { FeedStartContext, FeedTick, PriceFeed } from '../../src/integrations/market-feed/price-feed.ts';
 import { MarketService, type MarketServiceOptions } from '../../src/market/market.service.ts';
 import type { Db } from '../../src/persistence/db.ts';
 import { MAX_TICKS_PER_BATCH, type RecordedTick, recordTickBatch } from '../../src/persistence/market-ticks.store.ts';
@@ -47,9 +47,9 @@ export class ManualFeed implements PriceFeed {
     return this.onTick !== undefined;
   }
 
-  async start(onTick: (tick: FeedTick) => void, lastPrices?: ReadonlyMap<string, string>): Promise<void> {
+  async start(onTick: (tick: FeedTick) => void, context: FeedStartContext = {}): Promise<void> {
     this.onTick = onTick;
-    this.startedWith = lastPrices;
+    this.startedWith = context.lastPrices;
   }
 
   async stop(): Promise<void> {

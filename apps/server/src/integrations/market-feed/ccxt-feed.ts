@@ -1,6 +1,6 @@
 import type { Exchange } from 'ccxt';
 import type { FastifyBaseLogger } from 'fastify';
-import { type FeedClock, type FeedTick, type PriceFeed, systemClock } from './price-feed.ts';
+import { type FeedClock, type FeedStartContext, type FeedTick, type PriceFeed, systemClock } from './price-feed.ts';
 
 /** The fetch ccxt calls for every HTTP request; replaced in tests to serve recorded responses. */
 export type FetchImplementation = (url: string, init: Record<string, unknown>) => Promise<Response>;
@@ -54,16 +54,19 @@ export class CcxtFeed implements PriceFeed {
   private polling: Promise<unknown> | undefined;
   private readonly lastEmitted = new Map<string, { price: string; atMs: number }>();
   private warnedMissing = false;
+  private logger: CcxtFeedOptions['logger'];
 
   constructor(options: CcxtFeedOptions) {
     if (!/^[a-z0-9]{2,40}$/.test(options.exchangeId)) throw new RangeError(`bad exchange id ${options.exchangeId}`);
     this.options = options;
     this.clock = options.clock ?? systemClock;
     this.source = `ccxt:${options.exchangeId}`;
+    this.logger = options.logger;
   }
 
-  async start(onTick: (tick: FeedTick) => void): Promise<void> {
+  async start(onTick: (tick: FeedTick) => void, context: FeedStartContext = {}): Promise<void> {
     if (this.onTick) return;
+    this.logger = context.logger ?? this.options.logger;
     this.exchange ??= await this.createExchange();
     this.onTick = onTick;
     this.schedule(0);
@@ -104,7 +107,7 @@ export class CcxtFeed implements PriceFeed {
     this.timer = this.clock.setTimeout(() => {
       this.polling = this.pollOnce()
         .catch((error: unknown) => {
-          this.options.logger?.warn({ err: error, exchange: this.options.exchangeId }, 'market feed: ccxt poll failed');
+          this.logger?.warn({ err: error, exchange: this.options.exchangeId }, 'market feed: ccxt poll failed');
         })
         .finally(() => {
           if (this.onTick) this.schedule(this.options.pollIntervalMs);
@@ -129,7 +132,7 @@ export class CcxtFeed implements PriceFeed {
     if (symbols.length < this.options.symbols.length && !this.warnedMissing) {
       this.warnedMissing = true;
       const missing = this.options.symbols.filter((symbol) => !(symbol in markets));
-      this.options.logger?.warn({ exchange: this.options.exchangeId, missing }, 'market feed: the exchange does not list some symbols');
+      this.logger?.warn({ exchange: this.options.exchangeId, missing }, 'market feed: the exchange does not list some symbols');
     }
     if (symbols.length === 0) return [];
 

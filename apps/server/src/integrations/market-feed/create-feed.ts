@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config/env.ts';
 import { CcxtFeed } from './ccxt-feed.ts';
 import type { PriceFeed } from './price-feed.ts';
 import { SimulatorFeed } from './simulator-feed.ts';
 
 /** The feed MARKET_FEED names, or undefined for `off` (the node then only serves recorded ticks). */
-export function createConfiguredFeed(config: Config, logger?: Pick<FastifyBaseLogger, 'warn' | 'info'>): PriceFeed | undefined {
+export function createConfiguredFeed(config: Config): PriceFeed | undefined {
   switch (config.MARKET_FEED) {
     case 'simulator':
       return new SimulatorFeed({
@@ -20,7 +19,6 @@ export function createConfiguredFeed(config: Config, logger?: Pick<FastifyBaseLo
         exchangeId: config.MARKET_CCXT_EXCHANGE,
         symbols: config.MARKET_SYMBOLS,
         pollIntervalMs: config.MARKET_CCXT_POLL_MS,
-        logger,
       });
     case 'off':
       return undefined;

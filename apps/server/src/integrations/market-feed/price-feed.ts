@@ -1,3 +1,5 @@
+import type { FastifyBaseLogger } from 'fastify';
+
 /**
  * Where prices come from. A feed only observes prices and hands them on; the MarketService
  * records them (on the lease-holding node), and everything else reads the recorded ticks.
@@ -11,15 +13,21 @@ export interface FeedTick {
   atMs: number;
 }
 
+export interface FeedStartContext {
+  /**
+   * The last recorded price per symbol, so a feed that makes its prices up (the simulator)
+   * continues from where the previous run or the previous lease holder left off.
+   */
+  lastPrices?: ReadonlyMap<string, string>;
+  /** Where the feed reports trouble (a failed poll). */
+  logger?: Pick<FastifyBaseLogger, 'warn' | 'info'>;
+}
+
 export interface PriceFeed {
   /** Recorded with every tick: `simulator`, `ccxt:binance`, … */
   readonly source: string;
-  /**
-   * Starts observing; `onTick` is called for every observation. `lastPrices` holds the last
-   * recorded price per symbol, so a feed that makes its prices up (the simulator) continues from
-   * where the previous run or the previous lease holder left off.
-   */
-  start(onTick: (tick: FeedTick) => void, lastPrices?: ReadonlyMap<string, string>): Promise<void>;
+  /** Starts observing; `onTick` is called for every observation. */
+  start(onTick: (tick: FeedTick) => void, context?: FeedStartContext): Promise<void>;
   /** Stops observing; no `onTick` call happens after it resolves. */
   stop(): Promise<void>;
 }

@@ -10,7 +10,7 @@ async function run(seed: string, durationMs: number, options: { lastPrices?: Map
   const clock = new ManualClock();
   const feed = new SimulatorFeed({ symbols, seed, tickIntervalMs: options.tickIntervalMs ?? 300, clock });
   const ticks: FeedTick[] = [];
-  await feed.start((tick) => ticks.push(tick), options.lastPrices);
+  await feed.start((tick) => ticks.push(tick), { lastPrices: options.lastPrices });
   clock.advance(durationMs);
   await feed.stop();
   return { ticks, clock, feed };

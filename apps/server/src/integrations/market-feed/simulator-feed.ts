@@ -10,7 +10,7 @@ import {
   startPriceMinor,
   walkStep,
 } from '@keel/domain';
-import { type FeedClock, type FeedTick, type PriceFeed, systemClock } from './price-feed.ts';
+import { type FeedClock, type FeedStartContext, type FeedTick, type PriceFeed, systemClock } from './price-feed.ts';
 
 export interface SimulatorFeedOptions {
   symbols: readonly string[];
@@ -55,7 +55,7 @@ export class SimulatorFeed implements PriceFeed {
     this.prng = createPrng(options.seed);
   }
 
-  async start(onTick: (tick: FeedTick) => void, lastPrices?: ReadonlyMap<string, string>): Promise<void> {
+  async start(onTick: (tick: FeedTick) => void, context: FeedStartContext = {}): Promise<void> {
     if (this.onTick) return;
     const markets = this.options.markets ?? defaultSimulatedMarkets;
     const nowMs = this.clock.nowMs();
@@ -64,7 +64,7 @@ export class SimulatorFeed implements PriceFeed {
     this.states = this.options.symbols.map((symbol) => {
       const market = simulatedMarket(symbol, markets)!;
       const anchorMinor = startPriceMinor(market);
-      const last = lastPrices?.get(symbol);
+      const last = context.lastPrices?.get(symbol);
       return { market, anchorMinor, priceMinor: last ? parsePriceMinor(last) : anchorMinor, lastAtMs: nowMs };
     });
     this.onTick = onTick;
