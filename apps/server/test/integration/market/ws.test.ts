@@ -39,8 +39,14 @@ async function startNode(db: Db, ws: Partial<GatewayOptions> = {}): Promise<Node
 const ids = (ticks: readonly { tickId: string | bigint }[]) => ticks.map((tick) => BigInt(tick.tickId));
 const minute = (iso: string) => Date.parse(iso);
 
+// One database for the file: migrating an embedded PGlite costs seconds.
+let t: TestDb;
+beforeAll(async () => {
+  t = await createTestDb();
+});
+afterAll(() => t.dispose());
+
 describe('/ws push connection', () => {
-  let t: TestDb;
   let node: Node;
   const clients: TestWsClient[] = [];
   const connect = async (baseUrl = node.baseUrl, options = {}) => {
@@ -50,13 +56,11 @@ describe('/ws push connection', () => {
   };
 
   beforeAll(async () => {
-    t = await createTestDb();
     node = await startNode(t.db);
   });
   afterAll(async () => {
     for (const client of clients) client.socket.terminate();
     await node.close();
-    await t.dispose();
   });
 
   it('answers ping with pong', async () => {
@@ -248,12 +252,6 @@ describe('/ws push connection', () => {
 });
 
 describe('/ws replay meeting the live stream', () => {
-  let t: TestDb;
-  beforeAll(async () => {
-    t = await createTestDb();
-  });
-  afterAll(() => t.dispose());
-
   it('live ticks that arrive while the replay is being read follow it, in order, none twice', async () => {
     let duringReplay: RecordedTick[] = [];
     let node: Node | undefined;
@@ -289,12 +287,6 @@ describe('/ws replay meeting the live stream', () => {
 });
 
 describe('/ws limits that need small settings', () => {
-  let t: TestDb;
-  beforeAll(async () => {
-    t = await createTestDb();
-  });
-  afterAll(() => t.dispose());
-
   it('closes a client that does not read (1013) once its send buffer passes the bound', async () => {
     const node = await startNode(t.db, { maxBufferedBytes: 64 * 1024 });
     try {
