@@ -1,16 +1,7 @@
 import { type Candle, type CandleInterval, candleOfTick, candleOpenTimeMs, mergeCandles, parsePriceMinor } from '@keel/domain';
 import type { Queryable } from '../../persistence/db.ts';
+import { readLatestCandles } from '../../persistence/market-candles.store.ts';
 import type { RecordedTick } from '../../persistence/market-ticks.store.ts';
-
-interface CandleRow {
-  open_time_ms: bigint;
-  open: string;
-  high: string;
-  low: string;
-  close: string;
-  tick_count: number;
-  close_tick_id: bigint;
-}
 
 export interface CandleChannel {
   symbol: string;
@@ -74,22 +65,7 @@ export class CandleTracker {
   }
 
   private async load(channel: CandleChannel): Promise<Candle | null> {
-    const [row] = await this.db.query<CandleRow>(
-      `SELECT open_time_ms, open::text AS open, high::text AS high, low::text AS low, close::text AS close, tick_count, close_tick_id
-       FROM market_candles WHERE symbol = $1 AND interval = $2 ORDER BY open_time_ms DESC LIMIT 1`,
-      [channel.symbol, channel.interval],
-    );
-    if (!row) return null;
-    return {
-      symbol: channel.symbol,
-      interval: channel.interval,
-      openTimeMs: Number(row.open_time_ms),
-      openMinor: parsePriceMinor(row.open),
-      highMinor: parsePriceMinor(row.high),
-      lowMinor: parsePriceMinor(row.low),
-      closeMinor: parsePriceMinor(row.close),
-      tickCount: row.tick_count,
-      closeTickId: row.close_tick_id,
-    };
+    const [latest] = await readLatestCandles(this.db, { ...channel, limit: 1 });
+    return latest ?? null;
   }
 }
