@@ -308,7 +308,7 @@ describe('/ws limits that need small settings', () => {
   });
 
   it('drops a connection that stops answering pings, and keeps one that answers', async () => {
-    const node = await startNode(t.db, { heartbeatIntervalMs: 50 });
+    const node = await startNode(t.db, { heartbeatIntervalMs: 250 });
     try {
       const healthy = await TestWsClient.connect(node.baseUrl);
       const silent = await TestWsClient.connect(node.baseUrl, { autoPong: false });
