@@ -10,16 +10,26 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOpt
 import type { Config } from './config/env.ts';
 import type { Deps } from './deps.ts';
 import { type MarketPrices, noMarketPrices } from './market/market-prices.ts';
+import { isTickStream } from './market/market.service.ts';
+import { type GatewayOptions, registerMarketGateway } from './ws/gateway.ts';
 import type { Db } from './persistence/db.ts';
 import { buildOpenApiDocument, renderApiReference } from './http/openapi.ts';
 import { registerRoute, type RouteHandler } from './http/route.ts';
 import { adminRoutes } from './http/routes/admin.routes.ts';
 import { assetsRoutes } from './http/routes/assets.routes.ts';
 import { authRoutes } from './http/routes/auth.routes.ts';
+import { marketRoutes } from './http/routes/market.routes.ts';
 import { swapRoutes } from './http/routes/swap.routes.ts';
 import { userRoutes } from './http/routes/user.routes.ts';
 
-export const allRoutes: readonly RouteHandler[] = [...authRoutes, ...userRoutes, ...adminRoutes, ...assetsRoutes, ...swapRoutes] as RouteHandler[];
+export const allRoutes: readonly RouteHandler[] = [
+  ...authRoutes,
+  ...userRoutes,
+  ...adminRoutes,
+  ...assetsRoutes,
+  ...marketRoutes,
+  ...swapRoutes,
+] as RouteHandler[];
 
 function sendError(reply: FastifyReply, error: AppError) {
   return reply.code(error.status).send({ code: error.status, msg: error.message, data: error.data });
@@ -31,6 +41,8 @@ export interface BuildAppOptions {
   now?: () => Date;
   /** Where prices come from; without it the app serves no prices (PRICE_UNAVAILABLE). */
   market?: MarketPrices;
+  /** Limits of /ws (opened when `market` is a MarketService), for tests that need small ones. */
+  ws?: Partial<GatewayOptions>;
   logger?: FastifyServerOptions['logger'];
   /** Test hook: extra routes (e.g. one that throws) registered like any other. */
   extraRoutes?: (app: FastifyInstance) => void;
@@ -88,6 +100,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   for (const route of allRoutes) registerRoute(app, deps, route);
+  // The push connection /ws, when there is a tick stream to push (a MarketService).
+  if (options.market && isTickStream(options.market)) await registerMarketGateway(app, deps, options.market, options.ws);
   options.extraRoutes?.(app);
 
   const openApiDocument = buildOpenApiDocument();

@@ -6,6 +6,8 @@ import { seedDemoData } from './seed/demo.ts';
 import { JobRunner } from './jobs/runner.ts';
 import { jobHandlers, purgeJobFor } from './jobs/handlers.ts';
 import { enqueueJob } from './jobs/runner.ts';
+import { createConfiguredFeed } from './integrations/market-feed/create-feed.ts';
+import { MarketService } from './market/market.service.ts';
 
 let config: Config;
 try {
@@ -20,7 +22,16 @@ try {
 
 const db = await openConfiguredDb(config);
 const applied = await migrate(db);
-const app = await buildApp({ config, db });
+// Every node tails the recorded ticks; the one holding the feed lease also runs the feed.
+const market = new MarketService({
+  db,
+  symbols: config.MARKET_SYMBOLS,
+  feed: createConfiguredFeed(config),
+  retentionHours: config.MARKET_TICK_RETENTION_HOURS,
+  // Embedded PGlite belongs to this process alone: a lease row left by its previous run is ours.
+  takeOverLeaseOnStart: db.kind === 'pglite',
+});
+const app = await buildApp({ config, db, market });
 if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
 
 if (config.SEED_DEMO) {
@@ -33,6 +44,7 @@ if (config.SEED_DEMO) {
 const runner = new JobRunner({ db, handlers: jobHandlers, logger: app.log, pollIntervalMs: config.JOB_POLL_INTERVAL_MS });
 await enqueueJob(db, purgeJobFor(new Date()));
 runner.start();
+await market.start(app.log);
 
 await app.listen({ host: config.HOST, port: config.PORT });
 const address = app.server.address();
@@ -51,6 +63,7 @@ async function shutdown(signal: string) {
   app.log.info({ signal }, 'shutting down');
   await runner.stop();
   await app.close();
+  await market.stop();
   await db.close();
   process.exit(0);
 }

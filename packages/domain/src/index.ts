@@ -5,3 +5,7 @@ export * from './money/assets.ts';
 export * from './ledger/postings.ts';
 export * from './market/price.ts';
 export * from './swap/quote.ts';
+export * from './market/prng.ts';
+export * from './market/random-walk.ts';
+export * from './market/candles.ts';
+export * from './market/ticker.ts';

@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../../apps/server/src/app.ts';
+import { SimulatorFeed } from '../../../apps/server/src/integrations/market-feed/simulator-feed.ts';
+import { MarketService } from '../../../apps/server/src/market/market.service.ts';
 import type { Db } from '../../../apps/server/src/persistence/db.ts';
 import { testConfig } from '../../../apps/server/test/helpers/test-app.ts';
 import { createTestDb } from '../../../apps/server/test/helpers/test-db.ts';
@@ -15,7 +17,17 @@ export interface E2eServer {
   baseUrl: string;
   db: Db;
   app: FastifyInstance;
+  /** The running market (simulator), unless started with `{ market: false }`. */
+  market?: MarketService;
   close: () => Promise<void>;
+}
+
+export interface StartServerOptions {
+  /**
+   * Run a real MarketService with the simulator (fixed seed, fast ticks), so pages see live prices
+   * and /ws. On by default; record known prices with recordTicksForTest(server.db, …).
+   */
+  market?: boolean;
 }
 
 /**
@@ -23,13 +35,24 @@ export interface E2eServer {
  * port of 127.0.0.1. The build is the test script's job (`npm run build`); without it the browser
  * tests would only see API errors, so this says so at once.
  */
-export async function startServer(): Promise<E2eServer> {
+export async function startServer(options: StartServerOptions = {}): Promise<E2eServer> {
   if (!existsSync(resolve(WEB_DIST_DIR, 'index.html'))) {
     throw new Error(`${WEB_DIST_DIR}/index.html is missing: run \`npm run build\` before the browser tests`);
   }
   const testDb = await createTestDb();
   const config = testConfig({ SERVICE_URL, WEB_DIST_DIR, ADMIN_DIST_DIR });
-  const app = await buildApp({ config, db: testDb.db });
+  const market =
+    options.market === false
+      ? undefined
+      : new MarketService({
+          db: testDb.db,
+          symbols: config.MARKET_SYMBOLS,
+          feed: new SimulatorFeed({ symbols: config.MARKET_SYMBOLS, seed: 'e2e', tickIntervalMs: 100 }),
+          flushIntervalMs: 50,
+          tailIntervalMs: 50,
+        });
+  const app = await buildApp({ config, db: testDb.db, market });
+  await market?.start(app.log);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('the server did not report a TCP port');
@@ -37,8 +60,10 @@ export async function startServer(): Promise<E2eServer> {
     baseUrl: `http://127.0.0.1:${address.port}`,
     db: testDb.db,
     app,
+    market,
     async close() {
       await app.close();
+      await market?.stop();
       await testDb.dispose();
     },
   };
