@@ -6,6 +6,8 @@ import { seedDemoData } from './seed/demo.ts';
 import { JobRunner } from './jobs/runner.ts';
 import { jobHandlers, purgeJobFor } from './jobs/handlers.ts';
 import { enqueueJob } from './jobs/runner.ts';
+import { DELIVER_NOTIFICATION_JOB, deliverNotificationHandler } from './integrations/notifier/outbox.ts';
+import { deliveryProvidersFromConfig } from './integrations/notifier/providers.ts';
 
 let config: Config;
 try {
@@ -30,7 +32,8 @@ if (config.SEED_DEMO) {
   if (seeded.demoUser) console.log(`Demo user (shown once): ${seeded.demoUser.username} / ${seeded.demoUser.password}\n`);
 }
 
-const runner = new JobRunner({ db, handlers: jobHandlers, logger: app.log, pollIntervalMs: config.JOB_POLL_INTERVAL_MS });
+const handlers = { ...jobHandlers, [DELIVER_NOTIFICATION_JOB]: deliverNotificationHandler(deliveryProvidersFromConfig(config)) };
+const runner = new JobRunner({ db, handlers, logger: app.log, pollIntervalMs: config.JOB_POLL_INTERVAL_MS });
 await enqueueJob(db, purgeJobFor(new Date()));
 runner.start();
 

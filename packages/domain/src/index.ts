@@ -5,3 +5,4 @@ export * from './money/assets.ts';
 export * from './ledger/postings.ts';
 export * from './market/price.ts';
 export * from './swap/quote.ts';
+export * from './identity/verification-code.ts';

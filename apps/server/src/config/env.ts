@@ -35,6 +35,15 @@ const envSchema = z.object({
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
   /** Operator switch: registration needs an existing user's invite code. */
   INVITE_CODE_REQUIRED: booleanText.default(false),
+  /**
+   * smtp:// or smtps:// URL (with user:password@) of the mail server that delivers e-mail; without
+   * it, e-mail stays in the notification outbox that staff read in the back-office.
+   */
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  /** Sender of Keel's e-mail. */
+  SMTP_FROM: z.string().min(3).default('Keel <no-reply@keel.example>'),
+  /** SMS provider: an HTTPS endpoint that receives POST {to, text}; without it, SMS stay in the outbox. */
+  SMS_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** Create demo users and the first staff account on an empty database. */
   SEED_DEMO: booleanText.default(true),
   /** Set behind a reverse proxy so client addresses (rate limits, logs) come from X-Forwarded-For. */
