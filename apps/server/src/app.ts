@@ -22,6 +22,8 @@ import { userRoutes } from './http/routes/user.routes.ts';
 export const allRoutes: readonly RouteHandler[] = [...authRoutes, ...userRoutes, ...adminRoutes, ...assetsRoutes, ...swapRoutes] as RouteHandler[];
 
 function sendError(reply: FastifyReply, error: AppError) {
+  const retryAfterSeconds = (error.data as { retryAfterSeconds?: unknown } | null)?.retryAfterSeconds;
+  if (error.status === 429 && typeof retryAfterSeconds === 'number') reply.header('retry-after', String(retryAfterSeconds));
   return reply.code(error.status).send({ code: error.status, msg: error.message, data: error.data });
 }
 

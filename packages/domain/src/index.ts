@@ -6,3 +6,4 @@ export * from './ledger/postings.ts';
 export * from './market/price.ts';
 export * from './swap/quote.ts';
 export * from './identity/verification-code.ts';
+export * from './identity/login-throttle.ts';

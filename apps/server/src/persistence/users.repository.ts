@@ -3,7 +3,9 @@ import type { Queryable } from './db.ts';
 
 export interface UserRow {
   id: bigint;
-  username: string;
+  username: string | null;
+  email: string | null;
+  phone: string | null;
   password_hash: string;
   nickname: string | null;
   status: UserStatus;
@@ -17,6 +19,8 @@ export function toPublicUser(row: UserRow): PublicUser {
   return {
     id: row.id.toString(),
     username: row.username,
+    email: row.email,
+    phone: row.phone,
     nickname: row.nickname,
     status: row.status,
     language: row.language,
@@ -27,11 +31,6 @@ export function toPublicUser(row: UserRow): PublicUser {
 
 export async function findUserById(db: Queryable, id: bigint): Promise<UserRow | undefined> {
   const [row] = await db.query<UserRow>('SELECT * FROM users WHERE id = $1', [id]);
-  return row;
-}
-
-export async function findUserByUsername(db: Queryable, username: string): Promise<UserRow | undefined> {
-  const [row] = await db.query<UserRow>('SELECT * FROM users WHERE lower(username) = lower($1)', [username]);
   return row;
 }
 

@@ -1,4 +1,4 @@
-import { loginContract, logoutContract, registerContract } from './auth/auth.contracts.ts';
+import { loginContract, logoutContract, registerContract, resetPasswordContract, sendCodeContract } from './auth/auth.contracts.ts';
 import {
   listAuditContract,
   listUsersContract,
@@ -27,6 +27,8 @@ export * from '../ws/market.events.ts';
 /** Every call of the API; the server registers exactly these and the docs list exactly these. */
 export const allContracts = [
   registerContract,
+  sendCodeContract,
+  resetPasswordContract,
   loginContract,
   logoutContract,
   unreadContract,
