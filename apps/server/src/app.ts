@@ -17,9 +17,10 @@ import { adminRoutes } from './http/routes/admin.routes.ts';
 import { assetsRoutes } from './http/routes/assets.routes.ts';
 import { authRoutes } from './http/routes/auth.routes.ts';
 import { swapRoutes } from './http/routes/swap.routes.ts';
+import { securityRoutes } from './http/routes/security.routes.ts';
 import { userRoutes } from './http/routes/user.routes.ts';
 
-export const allRoutes: readonly RouteHandler[] = [...authRoutes, ...userRoutes, ...adminRoutes, ...assetsRoutes, ...swapRoutes] as RouteHandler[];
+export const allRoutes: readonly RouteHandler[] = [...authRoutes, ...userRoutes, ...securityRoutes, ...adminRoutes, ...assetsRoutes, ...swapRoutes] as RouteHandler[];
 
 function sendError(reply: FastifyReply, error: AppError) {
   const retryAfterSeconds = (error.data as { retryAfterSeconds?: unknown } | null)?.retryAfterSeconds;

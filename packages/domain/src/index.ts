@@ -7,3 +7,4 @@ export * from './market/price.ts';
 export * from './swap/quote.ts';
 export * from './identity/verification-code.ts';
 export * from './identity/login-throttle.ts';
+export * from './identity/security-rules.ts';

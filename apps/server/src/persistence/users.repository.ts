@@ -7,6 +7,10 @@ export interface UserRow {
   email: string | null;
   phone: string | null;
   password_hash: string;
+  payment_password_hash: string | null;
+  anti_phishing_code: string | null;
+  contact_methods: unknown;
+  login_password_changed_at: Date | null;
   nickname: string | null;
   status: UserStatus;
   language: LocaleCode;

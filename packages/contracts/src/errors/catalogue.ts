@@ -109,6 +109,8 @@ export const errorCatalogue = {
   IDEMPOTENCY_KEY_REUSED: { status: 422, msg: 'idempotency key reused with different input' },
   // Keel: fires when a request with the same Idempotency-Key is still being processed.
   REQUEST_IN_PROGRESS: { status: 409, msg: 'request in progress' },
+  // Keel (spec sections 4 and 5: "nickname can be set only once"): fires on a second nickname.
+  NICKNAME_ALREADY_SET: { status: 400, msg: 'nickname can be set only once' },
   // Keel: fires when a swap quote is executed after its 10 s; data.freshQuote holds a new quote.
   QUOTE_EXPIRED: { status: 409, msg: 'quote expired' },
   // Keel: fires when no recent recorded tick exists for a market a call needs (feed down or stale).

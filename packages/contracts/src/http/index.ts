@@ -12,11 +12,24 @@ import { getWatchlistContract, listCandlesContract, listTickersContract, setWatc
 import { createSwapQuoteContract, executeSwapContract } from './swap/swap.contracts.ts';
 import { serviceUrlContract } from './index/index.contracts.ts';
 import { meContract, setLanguageContract, unreadContract } from './user/user.contracts.ts';
+import {
+  bindContactContract,
+  changeLoginPasswordContract,
+  endSessionContract,
+  listSessionsContract,
+  securityOverviewContract,
+  sendContactCodeContract,
+  setAntiPhishingCodeContract,
+  setContactMethodsContract,
+  setNicknameContract,
+  setPaymentPasswordContract,
+} from './user/security.contracts.ts';
 
 export * from './contract.ts';
 export * from './common.ts';
 export * from './auth/auth.contracts.ts';
 export * from './user/user.contracts.ts';
+export * from './user/security.contracts.ts';
 export * from './index/index.contracts.ts';
 export * from './admin/admin.contracts.ts';
 export * from './assets/assets.contracts.ts';
@@ -34,6 +47,16 @@ export const allContracts = [
   unreadContract,
   meContract,
   setLanguageContract,
+  securityOverviewContract,
+  setNicknameContract,
+  changeLoginPasswordContract,
+  setPaymentPasswordContract,
+  sendContactCodeContract,
+  bindContactContract,
+  setContactMethodsContract,
+  setAntiPhishingCodeContract,
+  listSessionsContract,
+  endSessionContract,
   serviceUrlContract,
   staffLoginContract,
   staffLogoutContract,

@@ -4,6 +4,7 @@ import { translate } from '@keel/locales';
 import type { Deps } from '../../deps.ts';
 import { queueNotification } from '../../integrations/notifier/outbox.ts';
 import { codeSendDecision, issueCode } from '../../persistence/verification-codes.store.ts';
+import { antiPhishingLine } from '../user/anti-phishing.ts';
 import { findUserByContact, normalizeTarget } from './contact-target.ts';
 
 export interface SendCodeInput {
@@ -36,7 +37,7 @@ export async function sendVerificationCode(deps: Deps, input: SendCodeInput): Pr
         channel: input.channel,
         target,
         subject: translate(language, 'notify.code.subject'),
-        body: translate(language, `notify.code.${input.purpose}`, { code, minutes: CODE_TTL_MS / 60_000 }),
+        body: `${translate(language, `notify.code.${input.purpose}`, { code, minutes: CODE_TTL_MS / 60_000 })}${antiPhishingLine(owner, input.channel)}`,
         topic: `verification_code:${input.purpose}`,
         at: now,
       });
