@@ -10,6 +10,8 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOpt
 import type { Config } from './config/env.ts';
 import type { Deps } from './deps.ts';
 import { type MarketPrices, noMarketPrices } from './market/market-prices.ts';
+import type { FileStorage } from './integrations/storage/file-storage.ts';
+import { storageFromConfig } from './integrations/storage/storage-from-config.ts';
 import type { Db } from './persistence/db.ts';
 import { buildOpenApiDocument, renderApiReference } from './http/openapi.ts';
 import { registerRoute, type RouteHandler } from './http/route.ts';
@@ -19,8 +21,9 @@ import { authRoutes } from './http/routes/auth.routes.ts';
 import { swapRoutes } from './http/routes/swap.routes.ts';
 import { securityRoutes } from './http/routes/security.routes.ts';
 import { userRoutes } from './http/routes/user.routes.ts';
+import { verificationRoutes } from './http/routes/verification.routes.ts';
 
-export const allRoutes: readonly RouteHandler[] = [...authRoutes, ...userRoutes, ...securityRoutes, ...adminRoutes, ...assetsRoutes, ...swapRoutes] as RouteHandler[];
+export const allRoutes: readonly RouteHandler[] = [...authRoutes, ...userRoutes, ...securityRoutes, ...verificationRoutes, ...adminRoutes, ...assetsRoutes, ...swapRoutes] as RouteHandler[];
 
 function sendError(reply: FastifyReply, error: AppError) {
   const retryAfterSeconds = (error.data as { retryAfterSeconds?: unknown } | null)?.retryAfterSeconds;
@@ -34,6 +37,8 @@ export interface BuildAppOptions {
   now?: () => Date;
   /** Where prices come from; without it the app serves no prices (PRICE_UNAVAILABLE). */
   market?: MarketPrices;
+  /** Where uploads go; without it, the encrypted folder store the configuration describes. */
+  storage?: FileStorage;
   logger?: FastifyServerOptions['logger'];
   /** Test hook: extra routes (e.g. one that throws) registered like any other. */
   extraRoutes?: (app: FastifyInstance) => void;
@@ -48,7 +53,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     genReqId: () => randomUUID(),
     requestIdHeader: false,
   });
-  const deps: Deps = { db, config, now: options.now ?? (() => new Date()), logger: app.log, market: options.market ?? noMarketPrices };
+    const storage = options.storage ?? (await storageFromConfig(config)).storage;
+  const deps: Deps = { db, config, now: options.now ?? (() => new Date()), logger: app.log, market: options.market ?? noMarketPrices, storage };
 
   app.addHook('onRequest', async (request, reply) => {
     // The id a user can quote to support; the same id is on every log line of the request.
@@ -90,6 +96,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return sendError(reply, new AppError('SYSTEM_ERROR', { requestId: request.id }));
   });
 
+  // File uploads arrive as raw bytes; only contracts with `binaryBody` accept them.
+  app.addContentTypeParser(/^(application\/octet-stream|image\/[a-z.+-]+)$/, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   for (const route of allRoutes) registerRoute(app, deps, route);
   options.extraRoutes?.(app);
 

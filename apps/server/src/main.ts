@@ -1,4 +1,5 @@
 import { buildApp } from './app.ts';
+import { storageFromConfig } from './integrations/storage/storage-from-config.ts';
 import { ConfigError, loadConfig, type Config } from './config/env.ts';
 import { openConfiguredDb } from './persistence/open-db.ts';
 import { migrate } from './persistence/migrate.ts';
@@ -22,7 +23,11 @@ try {
 
 const db = await openConfiguredDb(config);
 const applied = await migrate(db);
-const app = await buildApp({ config, db });
+const { storage, keyWasGenerated } = await storageFromConfig(config);
+const app = await buildApp({ config, db, storage });
+if (keyWasGenerated) {
+  app.log.warn(`generated an upload encryption key in ${config.DATA_DIR}; set UPLOAD_ENCRYPTION_KEY on any shared or production deployment`);
+}
 if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
 
 if (config.SEED_DEMO) {

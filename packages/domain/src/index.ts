@@ -8,3 +8,4 @@ export * from './swap/quote.ts';
 export * from './identity/verification-code.ts';
 export * from './identity/login-throttle.ts';
 export * from './identity/security-rules.ts';
+export * from './identity/tiers.ts';

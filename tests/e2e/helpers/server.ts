@@ -1,7 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../../apps/server/src/app.ts';
+import { createEncryptedStorage } from '../../../apps/server/src/integrations/storage/encrypted.storage.ts';
+import { createLocalFolderStorage } from '../../../apps/server/src/integrations/storage/local-folder.storage.ts';
 import type { Db } from '../../../apps/server/src/persistence/db.ts';
 import { testConfig } from '../../../apps/server/test/helpers/test-app.ts';
 import { createTestDb } from '../../../apps/server/test/helpers/test-db.ts';
@@ -29,7 +34,9 @@ export async function startServer(): Promise<E2eServer> {
   }
   const testDb = await createTestDb();
   const config = testConfig({ SERVICE_URL, WEB_DIST_DIR, ADMIN_DIST_DIR });
-  const app = await buildApp({ config, db: testDb.db });
+  const storageRoot = await mkdtemp(join(tmpdir(), 'keel-e2e-uploads-'));
+  const storage = createEncryptedStorage(createLocalFolderStorage(storageRoot), randomBytes(32));
+  const app = await buildApp({ config, db: testDb.db, storage });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('the server did not report a TCP port');
@@ -40,6 +47,7 @@ export async function startServer(): Promise<E2eServer> {
     async close() {
       await app.close();
       await testDb.dispose();
+      await rm(storageRoot, { recursive: true, force: true });
     },
   };
 }

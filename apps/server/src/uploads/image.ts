@@ -4,7 +4,9 @@ import sharp from 'sharp';
 export type ImageFormat = 'jpeg' | 'png' | 'gif';
 
 /** Upload bounds (TIGER_STYLE: a limit on everything): bytes, and pixels so a small file cannot decode huge. */
-export const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
+import { MAX_IMAGE_BYTES } from '@keel/domain';
+
+export { MAX_IMAGE_BYTES };
 export const MIN_IMAGE_BYTES = 64;
 export const MAX_IMAGE_PIXELS = 40_000_000;
 

@@ -1,4 +1,10 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { createEncryptedStorage } from '../../src/integrations/storage/encrypted.storage.ts';
+import { createLocalFolderStorage } from '../../src/integrations/storage/local-folder.storage.ts';
 import { buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config/env.ts';
 import type { MarketPrices } from '../../src/market/market-prices.ts';
@@ -11,6 +17,8 @@ export interface TestApp {
   db: Db;
   config: Config;
   testDb: TestDb;
+  /** The folder holding this app's (encrypted) uploads. */
+  storageRoot: string;
   close: () => Promise<void>;
 }
 
@@ -26,16 +34,20 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const testDb = await createTestDb();
   const config = testConfig({ WEB_DIST_DIR: '/nonexistent', ADMIN_DIST_DIR: '/nonexistent', ...env });
-  const app = await buildApp({ config, db: testDb.db, now: extra.now, extraRoutes: extra.extraRoutes, market: extra.market });
+  const storageRoot = await mkdtemp(join(tmpdir(), 'keel-uploads-'));
+  const storage = createEncryptedStorage(createLocalFolderStorage(storageRoot), randomBytes(32));
+  const app = await buildApp({ config, db: testDb.db, now: extra.now, extraRoutes: extra.extraRoutes, market: extra.market, storage });
   await app.ready();
   return {
     app,
     db: testDb.db,
     config,
     testDb,
+    storageRoot,
     async close() {
       await app.close();
       await testDb.dispose();
+      await rm(storageRoot, { recursive: true, force: true });
     },
   };
 }
@@ -58,3 +70,16 @@ export async function createStaff(app: FastifyInstance, db: Db, username: string
   const response = await app.inject({ method: 'POST', url: '/home/admin/auth/login', payload: { username, password } });
   return (response.json() as { data: { token: string } }).data.token;
 }
+
+/** For tests that build Deps by hand and never touch files: any use is a test bug, said loudly. */
+export const storageNotUsedInThisTest = {
+  put: async () => {
+    throw new Error('this test does not expect file storage to be used');
+  },
+  get: async () => {
+    throw new Error('this test does not expect file storage to be used');
+  },
+  delete: async () => {
+    throw new Error('this test does not expect file storage to be used');
+  },
+};

@@ -10,6 +10,16 @@ import {
 import { listAccountsContract, listRecordsContract, transferBetweenAccountsContract } from './assets/assets.contracts.ts';
 import { getWatchlistContract, listCandlesContract, listTickersContract, setWatchlistContract } from './market/market.contracts.ts';
 import { createSwapQuoteContract, executeSwapContract } from './swap/swap.contracts.ts';
+import {
+  decideVerificationContract,
+  getStaffUploadContract,
+  getUploadContract,
+  listVerificationsContract,
+  submitAdvancedVerificationContract,
+  submitIdentityVerificationContract,
+  uploadImageContract,
+  verificationStatusContract,
+} from './verification/verification.contracts.ts';
 import { serviceUrlContract } from './index/index.contracts.ts';
 import { meContract, setLanguageContract, unreadContract } from './user/user.contracts.ts';
 import {
@@ -30,6 +40,7 @@ export * from './common.ts';
 export * from './auth/auth.contracts.ts';
 export * from './user/user.contracts.ts';
 export * from './user/security.contracts.ts';
+export * from './verification/verification.contracts.ts';
 export * from './index/index.contracts.ts';
 export * from './admin/admin.contracts.ts';
 export * from './assets/assets.contracts.ts';
@@ -57,6 +68,14 @@ export const allContracts = [
   setAntiPhishingCodeContract,
   listSessionsContract,
   endSessionContract,
+  uploadImageContract,
+  getUploadContract,
+  verificationStatusContract,
+  submitIdentityVerificationContract,
+  submitAdvancedVerificationContract,
+  listVerificationsContract,
+  getStaffUploadContract,
+  decideVerificationContract,
   serviceUrlContract,
   staffLoginContract,
   staffLogoutContract,
