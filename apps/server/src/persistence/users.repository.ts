@@ -11,6 +11,9 @@ export interface UserRow {
   anti_phishing_code: string | null;
   contact_methods: unknown;
   login_password_changed_at: Date | null;
+  totp_pending_secret: string | null;
+  totp_secret: string | null;
+  totp_last_step: bigint | null;
   nickname: string | null;
   status: UserStatus;
   language: LocaleCode;

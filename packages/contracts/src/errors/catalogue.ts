@@ -112,6 +112,8 @@ export const errorCatalogue = {
   // Keel (spec sections 4 and 5: "nickname can be set only once"): fires on a second nickname.
   NICKNAME_ALREADY_SET: { status: 400, msg: 'nickname can be set only once' },
   // Keel (spec section 5): fires on advanced verification, fiat trades and contract orders before identity verification.
+  // Keel: fires at login when the password is right and the account has two-step login, but no code was sent.
+  TWO_STEP_CODE_REQUIRED: { status: 400, msg: 'two-step code required' },
   IDENTITY_VERIFICATION_REQUIRED: { status: 400, msg: 'identity verification required' },
   // Keel: fires when a verification level is submitted while a submission of it waits for review.
   VERIFICATION_IN_REVIEW: { status: 409, msg: 'verification already in review' },

@@ -1,6 +1,7 @@
 import { loginContract, logoutContract, registerContract, resetPasswordContract, sendCodeContract } from './auth/auth.contracts.ts';
 import {
   listAuditContract,
+  listNotificationsContract,
   listUsersContract,
   setUserStatusContract,
   staffLoginContract,
@@ -33,6 +34,9 @@ import {
   setContactMethodsContract,
   setNicknameContract,
   setPaymentPasswordContract,
+  disableTotpContract,
+  enableTotpContract,
+  startTotpSetupContract,
 } from './user/security.contracts.ts';
 
 export * from './contract.ts';
@@ -68,6 +72,9 @@ export const allContracts = [
   setAntiPhishingCodeContract,
   listSessionsContract,
   endSessionContract,
+  startTotpSetupContract,
+  enableTotpContract,
+  disableTotpContract,
   uploadImageContract,
   getUploadContract,
   verificationStatusContract,
@@ -83,6 +90,7 @@ export const allContracts = [
   listUsersContract,
   setUserStatusContract,
   listAuditContract,
+  listNotificationsContract,
   listAccountsContract,
   transferBetweenAccountsContract,
   listRecordsContract,

@@ -1,6 +1,9 @@
 import {
   bindContactContract,
   changeLoginPasswordContract,
+  disableTotpContract,
+  enableTotpContract,
+  startTotpSetupContract,
   endSessionContract,
   listSessionsContract,
   securityOverviewContract,
@@ -20,6 +23,7 @@ import { securityOverview } from '../../use-cases/user/security-overview.ts';
 import { setContactMethods } from '../../use-cases/user/set-contact-methods.ts';
 import { setNickname } from '../../use-cases/user/set-nickname.ts';
 import { setPaymentPassword } from '../../use-cases/user/set-payment-password.ts';
+import { disableTotp, enableTotp, startTotpSetup } from '../../use-cases/user/two-step-login.ts';
 
 export const securityRoutes = [
   handler(securityOverviewContract, async ({ session, deps }) => securityOverview(deps, session.user)),
@@ -39,6 +43,15 @@ export const securityRoutes = [
   })),
   handler(setAntiPhishingCodeContract, async ({ session, body, deps }) => {
     await setAntiPhishingCode(deps, session.user.id, body.code);
+    return null;
+  }),
+  handler(startTotpSetupContract, ({ session, deps }) => startTotpSetup(deps, session.user)),
+  handler(enableTotpContract, async ({ session, body, deps }) => {
+    await enableTotp(deps, session.user, body.code);
+    return null;
+  }),
+  handler(disableTotpContract, async ({ session, body, deps }) => {
+    await disableTotp(deps, session.user, body);
     return null;
   }),
   handler(listSessionsContract, ({ session, deps }) => listSessions(deps, session)),

@@ -4,12 +4,13 @@ import type { Deps } from '../../deps.ts';
 import type { Queryable } from '../../persistence/db.ts';
 import { clearLoginFailures, readLoginFailures, recordLoginFailure } from '../../persistence/login-failures.store.ts';
 import type { UserRow } from '../../persistence/users.repository.ts';
+import { acceptTotpCode } from '../user/two-step-login.ts';
 import { createUserSession, type NewSession } from '../../persistence/sessions.repository.ts';
 import { verifyAgainstDummy, verifyPassword } from '../../security/passwords.ts';
 
 export async function loginUser(
   deps: Deps,
-  input: { account: string; password: string; clientIp?: string; userAgent?: string },
+  input: { account: string; password: string; totp?: string; clientIp?: string; userAgent?: string },
 ): Promise<{ user: UserRow; session: NewSession }> {
   if (!input.account.trim() || !input.password) throw new AppError('ACCOUNT_AND_PASSWORD_EMPTY');
   const account = loginAccountOf(input.account);
@@ -23,6 +24,17 @@ export async function loginUser(
   if (!user || !passwordOk) {
     await deps.db.transaction((tx) => recordLoginFailure(tx, account.identifier, now));
     throw new AppError('ACCOUNT_OR_PASSWORD_INCORRECT');
+  }
+  if (user.totp_secret) {
+    // The password was right; the second step is asked for only now, so its prompt reveals
+    // nothing to someone without the password. A wrong code counts as a failed login.
+    if (!input.totp) throw new AppError('TWO_STEP_CODE_REQUIRED');
+    const secret = user.totp_secret;
+    const accepted = await deps.db.transaction((tx) => acceptTotpCode(tx, user.id, secret, input.totp!, now.getTime()));
+    if (!accepted) {
+      await deps.db.transaction((tx) => recordLoginFailure(tx, account.identifier, now));
+      throw new AppError('WRONG_VERIFICATION_CODE');
+    }
   }
   await clearLoginFailures(deps.db, account.identifier);
   if (!canUseAccount(user.status)) throw new AppError('ACCOUNT_BANNED');

@@ -19,6 +19,7 @@ export function securityOverview(deps: Deps, user: UserRow): z.infer<typeof secu
     phone: user.phone,
     nicknameSet: user.nickname !== null,
     paymentPasswordSet: user.payment_password_hash !== null,
+    totpEnabled: user.totp_secret !== null,
     antiPhishingCodeSet: user.anti_phishing_code !== null,
     loginPasswordChangedAt: user.login_password_changed_at?.toISOString() ?? null,
     withdrawalsLockedUntil: lockedUntilMs === null ? null : new Date(lockedUntilMs).toISOString(),

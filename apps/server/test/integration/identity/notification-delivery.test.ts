@@ -101,3 +101,27 @@ describe('notification delivery', () => {
     expect(smsReceived).toEqual([{ to: '+442079460958', text: 'Your Keel code: Your code is 333444.' }]);
   });
 });
+
+describe('the outbox in the back-office', () => {
+  it('shows support and admin staff what was sent (audited); other roles are refused', async () => {
+    const { createStaff, createTestApp } = await import('../../helpers/test-app.ts');
+    const t = await createTestApp();
+    try {
+      await t.app.inject({ method: 'POST', url: '/home/auth/code', payload: { channel: 'email', target: 'outbox@example.com', purpose: 'register' } });
+      const support = await createStaff(t.app, t.db, 'support01', ['support']);
+      const finance = await createStaff(t.app, t.db, 'finance01', ['finance']);
+      const list = (token: string, query = '') => t.app.inject({ url: `/home/admin/notifications${query}`, headers: { authorization: token } });
+      expect((await list(finance)).json()).toMatchObject({ code: 403 });
+      const answer = (await list(support, '?target=OUTBOX@example.com')).json() as {
+        data: { items: { target: string; body: string; status: string; attempts: number }[]; total: number };
+      };
+      expect(answer.data.total).toBe(1);
+      expect(answer.data.items[0]).toMatchObject({ target: 'outbox@example.com', status: 'pending', attempts: 0 });
+      expect(answer.data.items[0]!.body).toMatch(/\b\d{6}\b/);
+      const audit = await t.db.query<{ action: string }>(`SELECT action FROM audit_log WHERE action = 'notifications.view'`);
+      expect(audit).toHaveLength(1);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -97,10 +97,11 @@ export const loginContract = defineContract({
   body: z.object({
     account: z.string().trim().max(64),
     password: z.string().max(128),
+    totp: z.string().trim().max(12).optional().describe('the authenticator code, for accounts with two-step login'),
     agreement: z.literal(true, { error: 'the user agreement must be accepted' }),
   }),
   data: sessionData,
-  errors: ['ACCOUNT_AND_PASSWORD_EMPTY', 'ACCOUNT_OR_PASSWORD_INCORRECT', 'ACCOUNT_BANNED', 'TOO_MANY_REQUESTS'],
+  errors: ['ACCOUNT_AND_PASSWORD_EMPTY', 'ACCOUNT_OR_PASSWORD_INCORRECT', 'TWO_STEP_CODE_REQUIRED', 'WRONG_VERIFICATION_CODE', 'ACCOUNT_BANNED', 'TOO_MANY_REQUESTS'],
 });
 
 export const logoutContract = defineContract({

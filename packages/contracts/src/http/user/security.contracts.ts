@@ -19,6 +19,7 @@ export const securityOverviewSchema = z.object({
   phone: z.string().nullable(),
   nicknameSet: z.boolean(),
   paymentPasswordSet: z.boolean(),
+  totpEnabled: z.boolean().describe('two-step login with an authenticator app'),
   antiPhishingCodeSet: z.boolean(),
   /** A published rule: withdrawals wait 24 h after the login password changes. */
   loginPasswordChangedAt: z.string().nullable(),
@@ -159,4 +160,38 @@ export const endSessionContract = defineContract({
   params: z.object({ sessionId: z.string().regex(/^\d{1,19}$/) }),
   data: z.null(),
   errors: ['RECORD_NOT_FOUND'],
+});
+
+export const startTotpSetupContract = defineContract({
+  id: 'user.totp.setup',
+  method: 'POST',
+  path: '/home/user/totp/setup',
+  summary: 'Start two-step login: a new authenticator secret (and its otpauth:// link for a QR code); it takes effect once confirmed.',
+  caller: 'user',
+  data: z.object({ secret: z.string(), otpauthUri: z.string() }),
+  errors: [],
+});
+
+export const enableTotpContract = defineContract({
+  id: 'user.totp.enable',
+  method: 'POST',
+  path: '/home/user/totp/enable',
+  summary: 'Confirm the authenticator with a current code; from then on login asks for a code too.',
+  caller: 'user',
+  rateLimited: true,
+  body: z.object({ code: verificationCodeSchema }),
+  data: z.null(),
+  errors: ['WRONG_VERIFICATION_CODE', 'TOO_MANY_REQUESTS'],
+});
+
+export const disableTotpContract = defineContract({
+  id: 'user.totp.disable',
+  method: 'POST',
+  path: '/home/user/totp/disable',
+  summary: 'Turn two-step login off, with the login password and a current code.',
+  caller: 'user',
+  rateLimited: true,
+  body: z.object({ password: z.string().max(128), code: verificationCodeSchema }),
+  data: z.null(),
+  errors: ['WRONG_LOGIN_PASSWORD', 'WRONG_VERIFICATION_CODE', 'TOO_MANY_REQUESTS'],
 });
