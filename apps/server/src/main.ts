@@ -1,4 +1,5 @@
 import { buildApp } from './app.ts';
+import { storageFromConfig } from './integrations/storage/storage-from-config.ts';
 import { ConfigError, loadConfig, type Config } from './config/env.ts';
 import { openConfiguredDb } from './persistence/open-db.ts';
 import { migrate } from './persistence/migrate.ts';
@@ -8,6 +9,8 @@ import { jobHandlers, purgeJobFor } from './jobs/handlers.ts';
 import { enqueueJob } from './jobs/runner.ts';
 import { createConfiguredFeed } from './integrations/market-feed/create-feed.ts';
 import { MarketService } from './market/market.service.ts';
+import { DELIVER_NOTIFICATION_JOB, deliverNotificationHandler } from './integrations/notifier/outbox.ts';
+import { deliveryProvidersFromConfig } from './integrations/notifier/providers.ts';
 
 let config: Config;
 try {
@@ -31,7 +34,11 @@ const market = new MarketService({
   // Embedded PGlite belongs to this process alone: a lease row left by its previous run is ours.
   takeOverLeaseOnStart: db.kind === 'pglite',
 });
-const app = await buildApp({ config, db, market });
+const { storage, keyWasGenerated } = await storageFromConfig(config);
+const app = await buildApp({ config, db, market, storage });
+if (keyWasGenerated) {
+  app.log.warn(`generated an upload encryption key in ${config.DATA_DIR}; set UPLOAD_ENCRYPTION_KEY on any shared or production deployment`);
+}
 if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
 
 if (config.SEED_DEMO) {
@@ -41,7 +48,8 @@ if (config.SEED_DEMO) {
   if (seeded.demoUser) console.log(`Demo user (shown once): ${seeded.demoUser.username} / ${seeded.demoUser.password}\n`);
 }
 
-const runner = new JobRunner({ db, handlers: jobHandlers, logger: app.log, pollIntervalMs: config.JOB_POLL_INTERVAL_MS });
+const handlers = { ...jobHandlers, [DELIVER_NOTIFICATION_JOB]: deliverNotificationHandler(deliveryProvidersFromConfig(config)) };
+const runner = new JobRunner({ db, handlers, logger: app.log, pollIntervalMs: config.JOB_POLL_INTERVAL_MS });
 await enqueueJob(db, purgeJobFor(new Date()));
 runner.start();
 await market.start(app.log);

@@ -9,3 +9,7 @@ export * from './market/prng.ts';
 export * from './market/random-walk.ts';
 export * from './market/candles.ts';
 export * from './market/ticker.ts';
+export * from './identity/verification-code.ts';
+export * from './identity/login-throttle.ts';
+export * from './identity/security-rules.ts';
+export * from './identity/tiers.ts';

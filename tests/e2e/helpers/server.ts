@@ -1,9 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../../apps/server/src/app.ts';
 import { SimulatorFeed } from '../../../apps/server/src/integrations/market-feed/simulator-feed.ts';
 import { MarketService } from '../../../apps/server/src/market/market.service.ts';
+import { createEncryptedStorage } from '../../../apps/server/src/integrations/storage/encrypted.storage.ts';
+import { createLocalFolderStorage } from '../../../apps/server/src/integrations/storage/local-folder.storage.ts';
 import type { Db } from '../../../apps/server/src/persistence/db.ts';
 import { testConfig } from '../../../apps/server/test/helpers/test-app.ts';
 import { createTestDb } from '../../../apps/server/test/helpers/test-db.ts';
@@ -41,6 +46,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<E2e
   }
   const testDb = await createTestDb();
   const config = testConfig({ SERVICE_URL, WEB_DIST_DIR, ADMIN_DIST_DIR });
+  const storageRoot = await mkdtemp(join(tmpdir(), 'keel-e2e-uploads-'));
+  const storage = createEncryptedStorage(createLocalFolderStorage(storageRoot), randomBytes(32));
   const market =
     options.market === false
       ? undefined
@@ -51,7 +58,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<E2e
           flushIntervalMs: 50,
           tailIntervalMs: 50,
         });
-  const app = await buildApp({ config, db: testDb.db, market });
+  const app = await buildApp({ config, db: testDb.db, market, storage });
   await market?.start(app.log);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
@@ -65,6 +72,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<E2e
       await app.close();
       await market?.stop();
       await testDb.dispose();
+      await rm(storageRoot, { recursive: true, force: true });
     },
   };
 }

@@ -36,6 +36,25 @@ const envSchema = z.object({
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
   /** Operator switch: registration needs an existing user's invite code. */
   INVITE_CODE_REQUIRED: booleanText.default(false),
+  /**
+   * smtp:// or smtps:// URL (with user:password@) of the mail server that delivers e-mail; without
+   * it, e-mail stays in the notification outbox that staff read in the back-office.
+   */
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  /** Sender of Keel's e-mail. */
+  SMTP_FROM: z.string().min(3).default('Keel <no-reply@keel.example>'),
+  /** SMS provider: an HTTPS endpoint that receives POST {to, text}; without it, SMS stay in the outbox. */
+  SMS_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Folder for uploaded files (verification photos, chat images); default: <DATA_DIR>/uploads. */
+  UPLOAD_DIR: z.string().min(1).optional(),
+  /**
+   * 32 bytes, base64: the key that encrypts uploads at rest. Without it a key is generated once in
+   * <DATA_DIR>/upload-encryption.key (fine on one machine; set it explicitly for anything else).
+   */
+  UPLOAD_ENCRYPTION_KEY: z
+    .string()
+    .refine((text) => Buffer.from(text, 'base64').length === 32, 'must be 32 bytes in base64')
+    .optional(),
   /** Create demo users and the first staff account on an empty database. */
   SEED_DEMO: booleanText.default(true),
   /** Set behind a reverse proxy so client addresses (rate limits, logs) come from X-Forwarded-For. */

@@ -1,4 +1,10 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { createEncryptedStorage } from '../../src/integrations/storage/encrypted.storage.ts';
+import { createLocalFolderStorage } from '../../src/integrations/storage/local-folder.storage.ts';
 import { buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config/env.ts';
 import type { Db } from '../../src/persistence/db.ts';
@@ -13,6 +19,8 @@ export interface TestApp {
   testDb: TestDb;
   /** Set when asked for with `extra.market`: the app's MarketService (tail only) and `record` for known prices. */
   market?: TestMarket;
+  /** The folder holding this app's (encrypted) uploads. */
+  storageRoot: string;
   close: () => Promise<void>;
 }
 
@@ -29,7 +37,9 @@ export async function createTestApp(
   const testDb = await createTestDb();
   const config = testConfig({ WEB_DIST_DIR: '/nonexistent', ADMIN_DIST_DIR: '/nonexistent', ...env });
   const market = extra.market ? await startTestMarket(testDb.db, { symbols: config.MARKET_SYMBOLS }) : undefined;
-  const app = await buildApp({ config, db: testDb.db, now: extra.now, extraRoutes: extra.extraRoutes, market: market?.service });
+  const storageRoot = await mkdtemp(join(tmpdir(), 'keel-uploads-'));
+  const storage = createEncryptedStorage(createLocalFolderStorage(storageRoot), randomBytes(32));
+  const app = await buildApp({ config, db: testDb.db, now: extra.now, extraRoutes: extra.extraRoutes, market: market?.service, storage });
   await app.ready();
   return {
     app,
@@ -37,10 +47,12 @@ export async function createTestApp(
     config,
     testDb,
     market,
+    storageRoot,
     async close() {
       await app.close();
       await market?.stop();
       await testDb.dispose();
+      await rm(storageRoot, { recursive: true, force: true });
     },
   };
 }
@@ -63,3 +75,16 @@ export async function createStaff(app: FastifyInstance, db: Db, username: string
   const response = await app.inject({ method: 'POST', url: '/home/admin/auth/login', payload: { username, password } });
   return (response.json() as { data: { token: string } }).data.token;
 }
+
+/** For tests that build Deps by hand and never touch files: any use is a test bug, said loudly. */
+export const storageNotUsedInThisTest = {
+  put: async () => {
+    throw new Error('this test does not expect file storage to be used');
+  },
+  get: async () => {
+    throw new Error('this test does not expect file storage to be used');
+  },
+  delete: async () => {
+    throw new Error('this test does not expect file storage to be used');
+  },
+};
