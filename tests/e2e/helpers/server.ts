@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../../apps/server/src/app.ts';
+import type { MarketPrices } from '../../../apps/server/src/market/market-prices.ts';
 import type { Db } from '../../../apps/server/src/persistence/db.ts';
 import { testConfig } from '../../../apps/server/test/helpers/test-app.ts';
 import { createTestDb } from '../../../apps/server/test/helpers/test-db.ts';
@@ -21,15 +22,16 @@ export interface E2eServer {
 /**
  * The real server, in this process, on a fresh migrated database, serving the built apps on a free
  * port of 127.0.0.1. The build is the test script's job (`npm run build`); without it the browser
- * tests would only see API errors, so this says so at once.
+ * tests would only see API errors, so this says so at once. `market` sets where swap quotes take
+ * their prices from (none by default).
  */
-export async function startServer(): Promise<E2eServer> {
+export async function startServer(options: { market?: MarketPrices } = {}): Promise<E2eServer> {
   if (!existsSync(resolve(WEB_DIST_DIR, 'index.html'))) {
     throw new Error(`${WEB_DIST_DIR}/index.html is missing: run \`npm run build\` before the browser tests`);
   }
   const testDb = await createTestDb();
   const config = testConfig({ SERVICE_URL, WEB_DIST_DIR, ADMIN_DIST_DIR });
-  const app = await buildApp({ config, db: testDb.db });
+  const app = await buildApp({ config, db: testDb.db, market: options.market });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('the server did not report a TCP port');
