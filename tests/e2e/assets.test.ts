@@ -206,9 +206,10 @@ describe('records', () => {
 
     // By type.
     await page.getByTestId('records-account').selectOption('');
+    await expect.poll(() => records.count()).toBe(2);
     await page.getByTestId('records-type').selectOption('demo.fund');
-    await expect.poll(() => records.count()).toBe(1);
-    expect(await records.first().getAttribute('data-reason')).toBe('demo.fund');
+    await expect.poll(() => records.first().getAttribute('data-reason')).toBe('demo.fund');
+    expect(await records.count()).toBe(1);
     await page.getByTestId('records-type').selectOption('swap');
     await page.getByTestId('records-empty').waitFor();
   });

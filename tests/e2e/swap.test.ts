@@ -76,7 +76,7 @@ describe('flash exchange', () => {
     // 1 USDT = 1/64,000 BTC at the mid; 0.20 % spread; 0.1 % fee rounded up (ADR 0004).
     expect(await text(page, 'swap-mid-rate')).toBe('1 USDT = 0.000015625 BTC');
     expect(await text(page, 'swap-rate')).toBe('1 USDT = 0.00001559375 BTC');
-    expect(await text(page, 'swap-spread')).toBe('0.20 % below the mid rate');
+    expect(await text(page, 'swap-spread')).toBe('0.20\u00a0% below the mid rate');
     expect(await text(page, 'swap-fee')).toBe('0.00000156 BTC');
     expect(await text(page, 'swap-estimate')).toBe('0.00155781 BTC');
     const tick = await text(page, 'swap-tick');

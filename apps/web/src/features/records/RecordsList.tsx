@@ -24,7 +24,8 @@ function RecordItem({ record }: { record: LedgerRecord }) {
     <li className="record" data-testid="record" data-reason={record.reason} data-entry={record.entryId}>
       <div className="record-head">
         <span className="record-reason">{reasonLabel}</span>
-        <time className="muted" dateTime={record.createdAt}>
+        {/* Year/month/day hour:minute:second (spec section 9) reads left to right in every language. */}
+        <time className="muted num" dir="ltr" dateTime={record.createdAt}>
           {formatDateTime(record.createdAt)}
         </time>
       </div>

@@ -56,7 +56,7 @@ function QuoteDetails({ held, now, onRequote, requoting }: { held: HeldQuote; no
         <div>
           <dt>{t('web.swap.rate')}</dt>
           <dd data-testid="swap-rate">
-            <bdi dir="ltr" className="num">
+            <bdi dir="ltr" className="num num-wrap">
               1 {quote.fromAsset} = <Amount value={quote.rate} max={RATE_DECIMALS} unit={quote.toAsset} />
             </bdi>
           </dd>
@@ -64,7 +64,7 @@ function QuoteDetails({ held, now, onRequote, requoting }: { held: HeldQuote; no
         <div>
           <dt>{t('web.swap.midRate')}</dt>
           <dd data-testid="swap-mid-rate">
-            <bdi dir="ltr" className="num">
+            <bdi dir="ltr" className="num num-wrap">
               1 {quote.fromAsset} = <Amount value={quote.midRate} max={RATE_DECIMALS} unit={quote.toAsset} />
             </bdi>
           </dd>
