@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPhoneContext, openLoggedIn } from './helpers/browser.ts';
 import { freezeFunds, type Funds, fundUser } from './helpers/ledger.ts';
+import { recordKnownTicks } from './helpers/market.ts';
 import { type E2eServer, registerUser, startServer, uniqueUsername } from './helpers/server.ts';
 
 // The assets tab, the transfer between own accounts and the records (issue 3), against the real
@@ -12,7 +13,9 @@ let browser: Browser;
 let context: BrowserContext;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  [server, browser] = await Promise.all([startServer({ market: 'recorded' }), launchBrowser()]);
+  // One known price: BTC is valued, ETH has no price at all.
+  await recordKnownTicks(server, [{ symbol: 'BTC/USDT', price: '64000.12345678', source: 'test-feed' }]);
 });
 
 afterAll(async () => {
@@ -47,6 +50,7 @@ describe('assets tab', () => {
     const user = await fundedUser('bal', [
       { asset: 'USDT', amount: '1234.5' },
       { asset: 'USDT', amount: '0.25', kind: 'defi' },
+      { asset: 'BTC', amount: '0.5' },
     ]);
     await apiTransfer(user.token, { fromAccount: 'coin', toAccount: 'options', asset: 'USDT', amount: '34.5' });
     // Money on hold shows as frozen, not usable, and still counts in the total.
@@ -60,9 +64,15 @@ describe('assets tab', () => {
     expect(await text(page, 'balance-options-USDT-available')).toBe('34.50');
     expect(await text(page, 'balance-defi-USDT-available')).toBe('0.25');
     expect(await text(page, 'balance-coin-USDT-value')).toBe('1,200.00 USDT');
-    // USDT counts as 1; assets not held need no price.
-    await expect.poll(() => text(page, 'total-usdt')).toBe('1,234.75 USDT');
-    expect(await text(page, 'account-coin-value')).toBe('1,200.00 USDT');
+    // 0.5 BTC at the recorded 64,000.12345678 is 32,000.061728 USDT (rounded down, shown to the cent).
+    await expect.poll(() => text(page, 'balance-coin-BTC-value')).toBe('32,000.06 USDT');
+    expect(await text(page, 'balance-coin-BTC-available')).toBe('0.50');
+    // USDT counts as 1; ETH is held nowhere, so it needs no price.
+    await expect.poll(() => text(page, 'total-usdt')).toBe('33,234.81 USDT');
+    expect(await text(page, 'account-coin-value')).toBe('33,200.06 USDT');
+    // The price used is shown with its time and source.
+    await page.locator('.prices-used summary').click();
+    expect(await text(page, 'price-used-BTC/USDT')).toMatch(/^BTC\/USDT 64,000.12345678 recorded \d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}, source: test-feed$/);
     // All six account types of spec section 3 are listed, in order.
     const titles = await page.locator('.account-card-title > span:first-child').allTextContents();
     expect(titles).toEqual(['Coin account', 'Fiat account', 'Innovation account', 'DeFi account', 'Leveraged account', 'Options account']);
@@ -70,22 +80,22 @@ describe('assets tab', () => {
     expect(await page.locator('.asset-action').allTextContents()).toEqual(['Transfer', 'Exchange', 'Records']);
 
     await page.getByTestId('hide-zero').check();
-    await expect.poll(() => page.locator('[data-testid^="balance-"][data-testid$="-available"]').count()).toBe(3);
+    await expect.poll(() => page.locator('[data-testid^="balance-"][data-testid$="-available"]').count()).toBe(4);
   });
 
   it('will not total a balance it has no price for, and names the asset', async () => {
-    // The browser-test server serves no market prices.
+    // No ETH price was recorded on this server.
     const user = await fundedUser('unpriced', [
       { asset: 'USDT', amount: '10' },
-      { asset: 'BTC', amount: '0.5', kind: 'fiat' },
+      { asset: 'ETH', amount: '0.5', kind: 'fiat' },
     ]);
     context = await newPhoneContext(browser, server.baseUrl);
     const page = await openLoggedIn(context, user, '/assets');
     await page.getByTestId('total-usdt-unavailable').waitFor();
     expect(await page.getByTestId('total-usdt').count()).toBe(0);
-    await expect.poll(() => text(page, 'unpriced')).toContain('BTC');
-    expect(await text(page, 'balance-fiat-BTC-available')).toBe('0.50');
-    expect(await text(page, 'balance-fiat-BTC-value')).toBe('No price');
+    await expect.poll(() => text(page, 'unpriced')).toBe('No recorded price yet for ETH, so the total cannot be shown.');
+    expect(await text(page, 'balance-fiat-ETH-available')).toBe('0.50');
+    expect(await text(page, 'balance-fiat-ETH-value')).toBe('No price');
     expect(await text(page, 'balance-coin-USDT-value')).toBe('10.00 USDT');
   });
 });

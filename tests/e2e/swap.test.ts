@@ -1,32 +1,33 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { MarketPrices } from '../../apps/server/src/market/market-prices.ts';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser, newPhoneContext, openLoggedIn } from './helpers/browser.ts';
 import { fundUser } from './helpers/ledger.ts';
+import { recordKnownTicks } from './helpers/market.ts';
 import { type E2eServer, registerUser, startServer, uniqueUsername } from './helpers/server.ts';
 
 // The swap (flash exchange and conversion) in the browser: a live 10 s quote priced from recorded
 // ticks, its expiry, a new quote, the server's fresh quote on a late confirmation, and the result
 // in the balances and the records.
 
-/** Known recorded ticks, always fresh, so every figure of the quote can be checked. */
-const knownTicks: MarketPrices = {
-  latest(symbol) {
-    const known: Record<string, { tickId: bigint; price: string }> = {
-      'BTC/USDT': { tickId: 501n, price: '64000.00000000' },
-      'ETH/USDT': { tickId: 502n, price: '3200.00000000' },
-    };
-    const tick = known[symbol];
-    return tick && { ...tick, symbol, atMs: Date.now(), source: 'test-feed' };
-  },
-};
-
 let server: E2eServer;
 let browser: Browser;
 let context: BrowserContext;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ market: knownTicks }), launchBrowser()]);
+  [server, browser] = await Promise.all([startServer({ market: 'recorded' }), launchBrowser()]);
+});
+
+/** The id of the BTC/USDT tick recorded for the current test. */
+let btcTickId: string;
+
+// Known prices, recorded fresh for each test (a quote refuses a price older than 30 s), so every
+// figure of a quote can be checked.
+beforeEach(async () => {
+  const [btc] = await recordKnownTicks(server, [
+    { symbol: 'BTC/USDT', price: '64000', source: 'test-feed' },
+    { symbol: 'ETH/USDT', price: '3200', source: 'test-feed' },
+  ]);
+  btcTickId = btc!.tickId.toString();
 });
 
 afterAll(async () => {
@@ -82,7 +83,7 @@ describe('flash exchange', () => {
     const tick = await text(page, 'swap-tick');
     expect(tick).toContain('BTC/USDT 64,000.00');
     expect(tick).toContain('test-feed');
-    expect(tick).toContain('tick 501');
+    expect(tick).toContain(`tick ${btcTickId}`);
 
     // The countdown runs down from 10 s; at the end the quote cannot be confirmed.
     const seconds = Number(await page.getByTestId('swap-countdown').getAttribute('data-seconds'));

@@ -10,18 +10,36 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOpt
 import type { Config } from './config/env.ts';
 import type { Deps } from './deps.ts';
 import { type MarketPrices, noMarketPrices } from './market/market-prices.ts';
+import { isTickStream } from './market/market.service.ts';
+import { type GatewayOptions, registerMarketGateway } from './ws/gateway.ts';
+import type { FileStorage } from './integrations/storage/file-storage.ts';
+import { storageFromConfig } from './integrations/storage/storage-from-config.ts';
 import type { Db } from './persistence/db.ts';
 import { buildOpenApiDocument, renderApiReference } from './http/openapi.ts';
 import { registerRoute, type RouteHandler } from './http/route.ts';
 import { adminRoutes } from './http/routes/admin.routes.ts';
 import { assetsRoutes } from './http/routes/assets.routes.ts';
 import { authRoutes } from './http/routes/auth.routes.ts';
+import { marketRoutes } from './http/routes/market.routes.ts';
 import { swapRoutes } from './http/routes/swap.routes.ts';
+import { securityRoutes } from './http/routes/security.routes.ts';
 import { userRoutes } from './http/routes/user.routes.ts';
+import { verificationRoutes } from './http/routes/verification.routes.ts';
 
-export const allRoutes: readonly RouteHandler[] = [...authRoutes, ...userRoutes, ...adminRoutes, ...assetsRoutes, ...swapRoutes] as RouteHandler[];
+export const allRoutes: readonly RouteHandler[] = [
+  ...authRoutes,
+  ...userRoutes,
+  ...securityRoutes,
+  ...verificationRoutes,
+  ...adminRoutes,
+  ...assetsRoutes,
+  ...marketRoutes,
+  ...swapRoutes,
+] as RouteHandler[];
 
 function sendError(reply: FastifyReply, error: AppError) {
+  const retryAfterSeconds = (error.data as { retryAfterSeconds?: unknown } | null)?.retryAfterSeconds;
+  if (error.status === 429 && typeof retryAfterSeconds === 'number') reply.header('retry-after', String(retryAfterSeconds));
   return reply.code(error.status).send({ code: error.status, msg: error.message, data: error.data });
 }
 
@@ -31,6 +49,10 @@ export interface BuildAppOptions {
   now?: () => Date;
   /** Where prices come from; without it the app serves no prices (PRICE_UNAVAILABLE). */
   market?: MarketPrices;
+  /** Limits of /ws (opened when `market` is a MarketService), for tests that need small ones. */
+  ws?: Partial<GatewayOptions>;
+  /** Where uploads go; without it, the encrypted folder store the configuration describes. */
+  storage?: FileStorage;
   logger?: FastifyServerOptions['logger'];
   /** Test hook: extra routes (e.g. one that throws) registered like any other. */
   extraRoutes?: (app: FastifyInstance) => void;
@@ -45,7 +67,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     genReqId: () => randomUUID(),
     requestIdHeader: false,
   });
-  const deps: Deps = { db, config, now: options.now ?? (() => new Date()), logger: app.log, market: options.market ?? noMarketPrices };
+    const storage = options.storage ?? (await storageFromConfig(config)).storage;
+  const deps: Deps = { db, config, now: options.now ?? (() => new Date()), logger: app.log, market: options.market ?? noMarketPrices, storage };
 
   app.addHook('onRequest', async (request, reply) => {
     // The id a user can quote to support; the same id is on every log line of the request.
@@ -87,7 +110,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return sendError(reply, new AppError('SYSTEM_ERROR', { requestId: request.id }));
   });
 
+  // File uploads arrive as raw bytes; only contracts with `binaryBody` accept them.
+  app.addContentTypeParser(/^(application\/octet-stream|image\/[a-z.+-]+)$/, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   for (const route of allRoutes) registerRoute(app, deps, route);
+  // The push connection /ws, when there is a tick stream to push (a MarketService).
+  if (options.market && isTickStream(options.market)) await registerMarketGateway(app, deps, options.market, options.ws);
   options.extraRoutes?.(app);
 
   const openApiDocument = buildOpenApiDocument();

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config/env.ts';
 import type { MarketPrices } from './market/market-prices.ts';
+import type { FileStorage } from './integrations/storage/file-storage.ts';
 import type { Db } from './persistence/db.ts';
 
 /** What use cases are given: the database, the configuration and the clock (never Date.now()). */
@@ -11,4 +12,6 @@ export interface Deps {
   logger: FastifyBaseLogger;
   /** Last recorded ticks; the market module keeps them current. */
   market: MarketPrices;
+  /** Uploaded files, encrypted at rest. */
+  storage: FileStorage;
 }

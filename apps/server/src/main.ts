@@ -1,4 +1,5 @@
 import { buildApp } from './app.ts';
+import { storageFromConfig } from './integrations/storage/storage-from-config.ts';
 import { ConfigError, loadConfig, type Config } from './config/env.ts';
 import { openConfiguredDb } from './persistence/open-db.ts';
 import { migrate } from './persistence/migrate.ts';
@@ -6,6 +7,10 @@ import { seedDemoData } from './seed/demo.ts';
 import { JobRunner } from './jobs/runner.ts';
 import { jobHandlers, purgeJobFor } from './jobs/handlers.ts';
 import { enqueueJob } from './jobs/runner.ts';
+import { createConfiguredFeed } from './integrations/market-feed/create-feed.ts';
+import { MarketService } from './market/market.service.ts';
+import { DELIVER_NOTIFICATION_JOB, deliverNotificationHandler } from './integrations/notifier/outbox.ts';
+import { deliveryProvidersFromConfig } from './integrations/notifier/providers.ts';
 
 let config: Config;
 try {
@@ -20,7 +25,20 @@ try {
 
 const db = await openConfiguredDb(config);
 const applied = await migrate(db);
-const app = await buildApp({ config, db });
+// Every node tails the recorded ticks; the one holding the feed lease also runs the feed.
+const market = new MarketService({
+  db,
+  symbols: config.MARKET_SYMBOLS,
+  feed: createConfiguredFeed(config),
+  retentionHours: config.MARKET_TICK_RETENTION_HOURS,
+  // Embedded PGlite belongs to this process alone: a lease row left by its previous run is ours.
+  takeOverLeaseOnStart: db.kind === 'pglite',
+});
+const { storage, keyWasGenerated } = await storageFromConfig(config);
+const app = await buildApp({ config, db, market, storage });
+if (keyWasGenerated) {
+  app.log.warn(`generated an upload encryption key in ${config.DATA_DIR}; set UPLOAD_ENCRYPTION_KEY on any shared or production deployment`);
+}
 if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
 
 if (config.SEED_DEMO) {
@@ -30,9 +48,11 @@ if (config.SEED_DEMO) {
   if (seeded.demoUser) console.log(`Demo user (shown once): ${seeded.demoUser.username} / ${seeded.demoUser.password}\n`);
 }
 
-const runner = new JobRunner({ db, handlers: jobHandlers, logger: app.log, pollIntervalMs: config.JOB_POLL_INTERVAL_MS });
+const handlers = { ...jobHandlers, [DELIVER_NOTIFICATION_JOB]: deliverNotificationHandler(deliveryProvidersFromConfig(config)) };
+const runner = new JobRunner({ db, handlers, logger: app.log, pollIntervalMs: config.JOB_POLL_INTERVAL_MS });
 await enqueueJob(db, purgeJobFor(new Date()));
 runner.start();
+await market.start(app.log);
 
 await app.listen({ host: config.HOST, port: config.PORT });
 const address = app.server.address();
@@ -51,6 +71,7 @@ async function shutdown(signal: string) {
   app.log.info({ signal }, 'shutting down');
   await runner.stop();
   await app.close();
+  await market.stop();
   await db.close();
   process.exit(0);
 }

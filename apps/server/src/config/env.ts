@@ -1,3 +1,4 @@
+import { defaultSimulatedMarkets, simulatedMarket } from '@keel/domain';
 import { z } from 'zod';
 
 const booleanText = z
@@ -35,11 +36,58 @@ const envSchema = z.object({
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
   /** Operator switch: registration needs an existing user's invite code. */
   INVITE_CODE_REQUIRED: booleanText.default(false),
+  /**
+   * smtp:// or smtps:// URL (with user:password@) of the mail server that delivers e-mail; without
+   * it, e-mail stays in the notification outbox that staff read in the back-office.
+   */
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  /** Sender of Keel's e-mail. */
+  SMTP_FROM: z.string().min(3).default('Keel <no-reply@keel.example>'),
+  /** SMS provider: an HTTPS endpoint that receives POST {to, text}; without it, SMS stay in the outbox. */
+  SMS_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Folder for uploaded files (verification photos, chat images); default: <DATA_DIR>/uploads. */
+  UPLOAD_DIR: z.string().min(1).optional(),
+  /**
+   * 32 bytes, base64: the key that encrypts uploads at rest. Without it a key is generated once in
+   * <DATA_DIR>/upload-encryption.key (fine on one machine; set it explicitly for anything else).
+   */
+  UPLOAD_ENCRYPTION_KEY: z
+    .string()
+    .refine((text) => Buffer.from(text, 'base64').length === 32, 'must be 32 bytes in base64')
+    .optional(),
   /** Create demo users and the first staff account on an empty database. */
   SEED_DEMO: booleanText.default(true),
   /** Set behind a reverse proxy so client addresses (rate limits, logs) come from X-Forwarded-For. */
   TRUST_PROXY: booleanText.default(false),
   JOB_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  /**
+   * Where prices come from: the embedded simulator, a real exchange through ccxt, or `off` (this
+   * node records nothing and serves the ticks other nodes record). With several nodes on one
+   * database only the lease holder runs the feed.
+   */
+  MARKET_FEED: z.enum(['simulator', 'ccxt', 'off']).default('simulator'),
+  /** Comma-separated listed markets, base/quote as ccxt writes them; BTC/USDT and ETH/USDT are required. */
+  MARKET_SYMBOLS: z
+    .string()
+    .default(defaultSimulatedMarkets.map((market) => market.symbol).join(','))
+    .transform((text) => text.split(',').map((symbol) => symbol.trim()).filter(Boolean))
+    .pipe(
+      z
+        .array(z.string().regex(/^[A-Z0-9]{2,10}\/[A-Z0-9]{2,10}$/, 'each symbol like BTC/USDT'))
+        .max(50)
+        .refine((symbols) => new Set(symbols).size === symbols.length, 'no duplicate symbols')
+        .refine((symbols) => symbols.includes('BTC/USDT') && symbols.includes('ETH/USDT'), 'must include BTC/USDT and ETH/USDT'),
+    ),
+  /** Seed of the simulator: the same seed and start prices give the same prices. Unset: a new seed on each start. */
+  MARKET_SIM_SEED: z.string().max(100).optional(),
+  /** Mean time between the simulator's beats (each beat ticks some markets), jittered by ±50 %. */
+  MARKET_TICK_INTERVAL_MS: z.coerce.number().int().min(20).max(60_000).default(300),
+  /** The ccxt exchange id polled when MARKET_FEED=ccxt (public tickers only, no API key). */
+  MARKET_CCXT_EXCHANGE: z.string().regex(/^[a-z0-9]{2,40}$/, 'a ccxt exchange id such as binance').default('binance'),
+  /** Time between two ticker polls of the ccxt exchange; keep it within the exchange's rate limits. */
+  MARKET_CCXT_POLL_MS: z.coerce.number().int().min(250).max(300_000).default(2000),
+  /** Raw ticks older than this are deleted (candles stay); 0 keeps every tick. */
+  MARKET_TICK_RETENTION_HOURS: z.coerce.number().int().min(0).max(24 * 3650).default(48),
   /** Built front ends; the defaults are where `npm run build` puts them. */
   WEB_DIST_DIR: z.string().default('apps/web/dist'),
   ADMIN_DIST_DIR: z.string().default('apps/admin/dist'),
@@ -55,6 +103,15 @@ export type Config = z.infer<typeof envSchema>;
 
 export class ConfigError extends Error {}
 
+/** The simulator can only run markets it has a start price and volatility for. */
+function marketConfigProblem(config: Config): string | undefined {
+  if (config.MARKET_FEED !== 'simulator') return undefined;
+  const unknown = config.MARKET_SYMBOLS.filter((symbol) => !simulatedMarket(symbol));
+  if (unknown.length === 0) return undefined;
+  const known = defaultSimulatedMarkets.map((market) => market.symbol).join(', ');
+  return `MARKET_SYMBOLS: the simulator has no market ${unknown.join(', ')} (it has ${known})`;
+}
+
 /** Parses an environment; throws ConfigError whose message has one line per bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   // An empty variable means "not set", as in most .env tooling.
@@ -64,6 +121,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const lines = parsed.error.issues.map((issue) => `invalid configuration: ${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(lines.join('\n'));
   }
+  const marketProblem = marketConfigProblem(parsed.data);
+  if (marketProblem) throw new ConfigError(`invalid configuration: ${marketProblem}`);
   return parsed.data;
 }
 

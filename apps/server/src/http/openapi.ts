@@ -42,7 +42,9 @@ export function buildOpenApiDocument(contracts: readonly Contract[] = allContrac
       }
     }
     const responses: Record<string, unknown> = {
-      200: { description: 'success', content: { 'application/json': { schema: envelopeSchema(jsonSchema(contract.data, 'output')) } } },
+      200: contract.binaryAnswer
+        ? { description: contract.binaryAnswer.description, content: { 'image/*': { schema: { type: 'string', format: 'binary' } } } }
+        : { description: 'success', content: { 'application/json': { schema: envelopeSchema(jsonSchema(contract.data, 'output')) } } },
     };
     // One response per status; its description lists every catalogue text that status can carry.
     const messagesByStatus = new Map<number, string[]>();
@@ -65,6 +67,15 @@ export function buildOpenApiDocument(contracts: readonly Contract[] = allContrac
       security: contract.caller === 'public' ? [] : [{ [contract.caller === 'staff' ? 'staffToken' : 'userToken']: [] }],
       ...(contract.staffRoles ? { 'x-staff-roles': contract.staffRoles } : {}),
       parameters,
+      ...(contract.binaryBody
+        ? {
+            requestBody: {
+              required: true,
+              description: `${contract.binaryBody.description} At most ${contract.binaryBody.maxBytes} bytes.`,
+              content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+            },
+          }
+        : {}),
       ...(contract.body
         ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(contract.body, 'input') } } } }
         : {}),

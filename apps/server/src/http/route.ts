@@ -36,6 +36,8 @@ export interface HandlerContext<C extends Contract> {
   /** Set when the contract's caller is 'staff'. */
   staffSession: [CallerOf<C>] extends ['staff'] ? StaffSession : undefined;
   request: FastifyRequest;
+  /** The raw request body of a `binaryBody` contract; empty for every other contract. */
+  bytes: Uint8Array;
   deps: Deps;
 }
 
@@ -75,6 +77,9 @@ export function registerRoute(app: FastifyInstance, deps: Deps, route: RouteHand
     config: contract.rateLimited
       ? { rateLimit: { max: deps.config.AUTH_RATE_LIMIT_PER_MINUTE, timeWindow: 60_000 } }
       : { rateLimit: false },
+    // A file upload may be larger than JSON bodies; twice its bound, so a file just over it gets
+    // the use case's own "file size mismatch" rather than the generic 413.
+    ...(contract.binaryBody ? { bodyLimit: contract.binaryBody.maxBytes * 2 } : {}),
     handler: async (request, reply) => {
       let session: UserSession | undefined;
       let staffSession: StaffSession | undefined;
@@ -84,7 +89,14 @@ export function registerRoute(app: FastifyInstance, deps: Deps, route: RouteHand
         staffSession = await resolveStaffSession(deps, token);
         assertStaffRole(staffSession.staff, contract.staffRoles);
       }
-      const body = parsePart('body', contract.body, request.body);
+      let bytes = new Uint8Array(0);
+      if (contract.binaryBody) {
+        if (!Buffer.isBuffer(request.body)) {
+          throw new AppError('PARAMETER_ERROR', { fields: [{ field: 'body', message: 'send the file as application/octet-stream or image/*' }] });
+        }
+        bytes = new Uint8Array(request.body);
+      }
+      const body = parsePart('body', contract.body, contract.binaryBody ? undefined : request.body);
       const query = parsePart('query', contract.query, request.query);
       const params = parsePart('params', contract.params, request.params);
       const issues = [...params.issues, ...query.issues, ...body.issues];
@@ -98,10 +110,23 @@ export function registerRoute(app: FastifyInstance, deps: Deps, route: RouteHand
           staffSession,
           request,
           deps,
+          bytes,
         } as HandlerContext<Contract>);
+        if (contract.binaryAnswer) return result as unknown as { bytes: Uint8Array; mediaType: string };
         // The answer is checked against the contract, so no field outside it can leak.
         return { code: 200, msg: 'success', data: contract.data.parse(result) };
       };
+      if (contract.binaryAnswer) {
+        const file = (await run()) as unknown as { bytes: Uint8Array; mediaType: string };
+        // Private, never cached, never sniffed into something executable.
+        return reply
+          .code(200)
+          .header('content-type', file.mediaType)
+          .header('cache-control', 'private, no-store')
+          .header('x-content-type-options', 'nosniff')
+          .header('content-disposition', 'inline')
+          .send(Buffer.from(file.bytes));
+      }
       if (!contract.idempotent) return reply.code(200).send(await run());
 
       const key = idempotencyKeyOf(request.headers['idempotency-key']);

@@ -3,8 +3,17 @@ import type { Queryable } from './db.ts';
 
 export interface UserRow {
   id: bigint;
-  username: string;
+  username: string | null;
+  email: string | null;
+  phone: string | null;
   password_hash: string;
+  payment_password_hash: string | null;
+  anti_phishing_code: string | null;
+  contact_methods: unknown;
+  login_password_changed_at: Date | null;
+  totp_pending_secret: string | null;
+  totp_secret: string | null;
+  totp_last_step: bigint | null;
   nickname: string | null;
   status: UserStatus;
   language: LocaleCode;
@@ -17,6 +26,8 @@ export function toPublicUser(row: UserRow): PublicUser {
   return {
     id: row.id.toString(),
     username: row.username,
+    email: row.email,
+    phone: row.phone,
     nickname: row.nickname,
     status: row.status,
     language: row.language,
@@ -27,11 +38,6 @@ export function toPublicUser(row: UserRow): PublicUser {
 
 export async function findUserById(db: Queryable, id: bigint): Promise<UserRow | undefined> {
   const [row] = await db.query<UserRow>('SELECT * FROM users WHERE id = $1', [id]);
-  return row;
-}
-
-export async function findUserByUsername(db: Queryable, username: string): Promise<UserRow | undefined> {
-  const [row] = await db.query<UserRow>('SELECT * FROM users WHERE lower(username) = lower($1)', [username]);
   return row;
 }
 

@@ -1,9 +1,15 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { createEncryptedStorage } from '../../src/integrations/storage/encrypted.storage.ts';
+import { createLocalFolderStorage } from '../../src/integrations/storage/local-folder.storage.ts';
 import { buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config/env.ts';
-import type { MarketPrices } from '../../src/market/market-prices.ts';
 import type { Db } from '../../src/persistence/db.ts';
 import { hashPassword } from '../../src/security/passwords.ts';
+import { startTestMarket, type TestMarket } from './market.ts';
 import { createTestDb, type TestDb } from './test-db.ts';
 
 export interface TestApp {
@@ -11,31 +17,42 @@ export interface TestApp {
   db: Db;
   config: Config;
   testDb: TestDb;
+  /** Set when asked for with `extra.market`: the app's MarketService (tail only) and `record` for known prices. */
+  market?: TestMarket;
+  /** The folder holding this app's (encrypted) uploads. */
+  storageRoot: string;
   close: () => Promise<void>;
 }
 
-/** Configuration for tests: quiet, no demo data, rate limits out of the way; `env` overrides. */
+/** Configuration for tests: quiet, no demo data, rate limits out of the way, no market feed; `env` overrides. */
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SEED_DEMO: 'false', AUTH_RATE_LIMIT_PER_MINUTE: '10000', ...env });
+  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SEED_DEMO: 'false', AUTH_RATE_LIMIT_PER_MINUTE: '10000', MARKET_FEED: 'off', ...env });
 }
 
 /** The real app on a fresh database, with test-friendly configuration overrides. */
 export async function createTestApp(
   env: Record<string, string> = {},
-  extra: { now?: () => Date; extraRoutes?: (app: FastifyInstance) => void; market?: MarketPrices } = {},
+  extra: { now?: () => Date; extraRoutes?: (app: FastifyInstance) => void; market?: boolean } = {},
 ): Promise<TestApp> {
   const testDb = await createTestDb();
   const config = testConfig({ WEB_DIST_DIR: '/nonexistent', ADMIN_DIST_DIR: '/nonexistent', ...env });
-  const app = await buildApp({ config, db: testDb.db, now: extra.now, extraRoutes: extra.extraRoutes, market: extra.market });
+  const market = extra.market ? await startTestMarket(testDb.db, { symbols: config.MARKET_SYMBOLS }) : undefined;
+  const storageRoot = await mkdtemp(join(tmpdir(), 'keel-uploads-'));
+  const storage = createEncryptedStorage(createLocalFolderStorage(storageRoot), randomBytes(32));
+  const app = await buildApp({ config, db: testDb.db, now: extra.now, extraRoutes: extra.extraRoutes, market: market?.service, storage });
   await app.ready();
   return {
     app,
     db: testDb.db,
     config,
     testDb,
+    market,
+    storageRoot,
     async close() {
       await app.close();
+      await market?.stop();
       await testDb.dispose();
+      await rm(storageRoot, { recursive: true, force: true });
     },
   };
 }
@@ -58,3 +75,16 @@ export async function createStaff(app: FastifyInstance, db: Db, username: string
   const response = await app.inject({ method: 'POST', url: '/home/admin/auth/login', payload: { username, password } });
   return (response.json() as { data: { token: string } }).data.token;
 }
+
+/** For tests that build Deps by hand and never touch files: any use is a test bug, said loudly. */
+export const storageNotUsedInThisTest = {
+  put: async () => {
+    throw new Error('this test does not expect file storage to be used');
+  },
+  get: async () => {
+    throw new Error('this test does not expect file storage to be used');
+  },
+  delete: async () => {
+    throw new Error('this test does not expect file storage to be used');
+  },
+};

@@ -109,6 +109,18 @@ export const errorCatalogue = {
   IDEMPOTENCY_KEY_REUSED: { status: 422, msg: 'idempotency key reused with different input' },
   // Keel: fires when a request with the same Idempotency-Key is still being processed.
   REQUEST_IN_PROGRESS: { status: 409, msg: 'request in progress' },
+  // Keel (spec sections 4 and 5: "nickname can be set only once"): fires on a second nickname.
+  NICKNAME_ALREADY_SET: { status: 400, msg: 'nickname can be set only once' },
+  // Keel (spec section 5): fires on advanced verification, fiat trades and contract orders before identity verification.
+  // Keel: fires at login when the password is right and the account has two-step login, but no code was sent.
+  TWO_STEP_CODE_REQUIRED: { status: 400, msg: 'two-step code required' },
+  IDENTITY_VERIFICATION_REQUIRED: { status: 400, msg: 'identity verification required' },
+  // Keel: fires when a verification level is submitted while a submission of it waits for review.
+  VERIFICATION_IN_REVIEW: { status: 409, msg: 'verification already in review' },
+  // Keel: fires when a verification level that is already verified is submitted again.
+  ALREADY_VERIFIED: { status: 409, msg: 'already verified' },
+  // Keel: fires when staff decide a submission that is no longer in review (decided by someone else).
+  VERIFICATION_NOT_IN_REVIEW: { status: 409, msg: 'verification is not in review' },
   // Keel: fires when a swap quote is executed after its 10 s; data.freshQuote holds a new quote.
   QUOTE_EXPIRED: { status: 409, msg: 'quote expired' },
   // Keel: fires when no recent recorded tick exists for a market a call needs (feed down or stale).

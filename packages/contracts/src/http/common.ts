@@ -34,7 +34,9 @@ export const passwordSchema = z
 
 export const publicUserSchema = z.object({
   id: idSchema,
-  username: z.string(),
+  username: z.string().nullable().describe('null for users who registered by phone or e-mail'),
+  email: z.string().nullable(),
+  phone: z.string().nullable().describe('E.164, e.g. +491701234567'),
   nickname: z.string().nullable(),
   status: z.enum(userStatuses),
   language: localeSchema,
@@ -42,6 +44,11 @@ export const publicUserSchema = z.object({
   createdAt: z.string().describe('ISO 8601 time of registration'),
 });
 export type PublicUser = z.infer<typeof publicUserSchema>;
+
+/** How a user is named on screen: nickname, else username, else the e-mail or phone they registered with. */
+export function userDisplayName(user: Pick<PublicUser, 'id' | 'nickname' | 'username' | 'email' | 'phone'>): string {
+  return user.nickname ?? user.username ?? user.email ?? user.phone ?? `#${user.id}`;
+}
 
 export const pageQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(100_000).default(1),

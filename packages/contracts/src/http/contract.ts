@@ -34,6 +34,16 @@ export interface Contract<
    */
   readonly idempotent?: boolean;
   readonly body?: Body;
+  /**
+   * The request body is a file's raw bytes (Content-Type application/octet-stream or image/*),
+   * not JSON; the handler gets them as `bytes`. `maxBytes` bounds it.
+   */
+  readonly binaryBody?: { readonly maxBytes: number; readonly description: string };
+  /**
+   * The answer is a file's bytes (the handler returns `{ bytes, mediaType }`), not the JSON
+   * envelope; errors are still envelopes. `data` then documents nothing and is not checked.
+   */
+  readonly binaryAnswer?: { readonly description: string };
   readonly query?: Query;
   readonly params?: Params;
   readonly data: Data;

@@ -1,6 +1,7 @@
-import { loginContract, logoutContract, registerContract } from './auth/auth.contracts.ts';
+import { loginContract, logoutContract, registerContract, resetPasswordContract, sendCodeContract } from './auth/auth.contracts.ts';
 import {
   listAuditContract,
+  listNotificationsContract,
   listUsersContract,
   setUserStatusContract,
   staffLoginContract,
@@ -10,13 +11,40 @@ import {
 import { listAccountsContract, listRecordsContract, transferBetweenAccountsContract } from './assets/assets.contracts.ts';
 import { getWatchlistContract, listCandlesContract, listTickersContract, setWatchlistContract } from './market/market.contracts.ts';
 import { createSwapQuoteContract, executeSwapContract } from './swap/swap.contracts.ts';
+import {
+  decideVerificationContract,
+  getStaffUploadContract,
+  getUploadContract,
+  listVerificationsContract,
+  submitAdvancedVerificationContract,
+  submitIdentityVerificationContract,
+  uploadImageContract,
+  verificationStatusContract,
+} from './verification/verification.contracts.ts';
 import { serviceUrlContract } from './index/index.contracts.ts';
 import { meContract, setLanguageContract, unreadContract } from './user/user.contracts.ts';
+import {
+  bindContactContract,
+  changeLoginPasswordContract,
+  endSessionContract,
+  listSessionsContract,
+  securityOverviewContract,
+  sendContactCodeContract,
+  setAntiPhishingCodeContract,
+  setContactMethodsContract,
+  setNicknameContract,
+  setPaymentPasswordContract,
+  disableTotpContract,
+  enableTotpContract,
+  startTotpSetupContract,
+} from './user/security.contracts.ts';
 
 export * from './contract.ts';
 export * from './common.ts';
 export * from './auth/auth.contracts.ts';
 export * from './user/user.contracts.ts';
+export * from './user/security.contracts.ts';
+export * from './verification/verification.contracts.ts';
 export * from './index/index.contracts.ts';
 export * from './admin/admin.contracts.ts';
 export * from './assets/assets.contracts.ts';
@@ -27,11 +55,34 @@ export * from '../ws/market.events.ts';
 /** Every call of the API; the server registers exactly these and the docs list exactly these. */
 export const allContracts = [
   registerContract,
+  sendCodeContract,
+  resetPasswordContract,
   loginContract,
   logoutContract,
   unreadContract,
   meContract,
   setLanguageContract,
+  securityOverviewContract,
+  setNicknameContract,
+  changeLoginPasswordContract,
+  setPaymentPasswordContract,
+  sendContactCodeContract,
+  bindContactContract,
+  setContactMethodsContract,
+  setAntiPhishingCodeContract,
+  listSessionsContract,
+  endSessionContract,
+  startTotpSetupContract,
+  enableTotpContract,
+  disableTotpContract,
+  uploadImageContract,
+  getUploadContract,
+  verificationStatusContract,
+  submitIdentityVerificationContract,
+  submitAdvancedVerificationContract,
+  listVerificationsContract,
+  getStaffUploadContract,
+  decideVerificationContract,
   serviceUrlContract,
   staffLoginContract,
   staffLogoutContract,
@@ -39,6 +90,7 @@ export const allContracts = [
   listUsersContract,
   setUserStatusContract,
   listAuditContract,
+  listNotificationsContract,
   listAccountsContract,
   transferBetweenAccountsContract,
   listRecordsContract,

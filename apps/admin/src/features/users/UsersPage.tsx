@@ -1,4 +1,4 @@
-import { listUsersContract, type PublicUser, setUserStatusContract, type StaffRole, type UserStatus, userStatuses } from '@keel/contracts';
+import { listUsersContract, type PublicUser, setUserStatusContract, type StaffRole, type UserStatus, userDisplayName, userStatuses } from '@keel/contracts';
 import type { MessageKey } from '@keel/locales';
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { api } from '../../shared/api.ts';
@@ -74,7 +74,7 @@ export function UsersPage({ roles }: { roles: readonly StaffRole[] }) {
               {result.items.map((user) => (
                 <tr key={user.id} data-testid={`user-row-${user.username}`}>
                   <td>{user.id}</td>
-                  <td>{user.username}</td>
+                  <td>{userDisplayName(user)}</td>
                   <td>
                     <span className={`status status-${user.status}`}>{t(`admin.status.${user.status}` as MessageKey)}</span>
                   </td>
@@ -127,7 +127,7 @@ function StatusDialog({ user, onClose, onSaved }: { user: PublicUser; onClose: (
   return (
     <div className="dialog-backdrop">
       <form className="card dialog" onSubmit={save} aria-label={t('admin.users.changeStatus')}>
-        <h3>{t('admin.statusDialog.title', { username: user.username })}</h3>
+        <h3>{t('admin.statusDialog.title', { username: userDisplayName(user) })}</h3>
         <label>
           {t('admin.users.status')}
           <select name="status" value={status} onChange={(e) => setStatus(e.target.value as UserStatus)}>

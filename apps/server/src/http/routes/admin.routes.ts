@@ -1,5 +1,6 @@
 import {
   listAuditContract,
+  listNotificationsContract,
   listUsersContract,
   setUserStatusContract,
   staffLoginContract,
@@ -11,6 +12,7 @@ import { toPublicStaff } from '../../persistence/staff.repository.ts';
 import { toPublicUser } from '../../persistence/users.repository.ts';
 import { endSession } from '../../use-cases/auth/resolve-session.ts';
 import { loginStaff } from '../../use-cases/admin/staff-auth.ts';
+import { listNotifications } from '../../use-cases/admin/list-notifications.ts';
 import { listAudit, listUsers, setUserStatus } from '../../use-cases/admin/manage-users.ts';
 
 export const adminRoutes = [
@@ -40,4 +42,7 @@ export const adminRoutes = [
     ),
   ),
   handler(listAuditContract, ({ query, deps }) => listAudit(deps, query)),
+  handler(listNotificationsContract, ({ staffSession, query, request, deps }) =>
+    listNotifications(deps, staffSession, { ...query, requestId: request.id }),
+  ),
 ];

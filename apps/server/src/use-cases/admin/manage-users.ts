@@ -10,12 +10,12 @@ export async function listUsers(
 ): Promise<{ items: UserRow[]; total: number }> {
   const filter = input.q ? `%${input.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   const items = await deps.db.query<UserRow>(
-    `SELECT * FROM users WHERE ($1::text IS NULL OR username ILIKE $1)
+    `SELECT * FROM users WHERE ($1::text IS NULL OR username ILIKE $1 OR email ILIKE $1 OR phone ILIKE $1)
      ORDER BY id DESC LIMIT $2 OFFSET $3`,
     [filter, input.pageSize, (input.page - 1) * input.pageSize],
   );
   const [count] = await deps.db.query<{ total: bigint }>(
-    'SELECT count(*)::bigint AS total FROM users WHERE ($1::text IS NULL OR username ILIKE $1)',
+    'SELECT count(*)::bigint AS total FROM users WHERE ($1::text IS NULL OR username ILIKE $1 OR email ILIKE $1 OR phone ILIKE $1)',
     [filter],
   );
   return { items, total: Number(count!.total) };

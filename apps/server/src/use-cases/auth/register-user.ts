@@ -4,9 +4,16 @@ import { findUserByInviteCode, findUserById, type UserRow } from '../../persiste
 import { createUserSession, type NewSession } from '../../persistence/sessions.repository.ts';
 import { hashPassword } from '../../security/passwords.ts';
 import { newInviteCode } from '../../security/tokens.ts';
+import { checkCode, consumeCode } from '../../persistence/verification-codes.store.ts';
+import { findUserByContact, normalizeTarget } from './contact-target.ts';
 
 export interface RegisterUserInput {
-  username: string;
+  /** Exactly one of username, email and phone (the contract checks it). */
+  username?: string;
+  email?: string;
+  phone?: string;
+  /** The code sent to the e-mail or phone; not used for a username. */
+  code?: string;
   password: string;
   confirmPassword: string;
   inviteCode?: string;
@@ -17,11 +24,28 @@ export interface RegisterUserInput {
 
 const UNIQUE_VIOLATION = '23505';
 
-/** Registers a user by username and opens their first session. */
+/**
+ * Registers a user by username, e-mail or phone and opens their first session. E-mail and phone
+ * need the code sent to them: it is checked first (a wrong guess counts even though the
+ * registration then fails) and consumed inside the registration's transaction, so one code makes
+ * one account.
+ */
 export async function registerUser(deps: Deps, input: RegisterUserInput): Promise<{ user: UserRow; session: NewSession }> {
   if (input.password !== input.confirmPassword) throw new AppError('PASSWORDS_INCONSISTENT');
   const inviteCode = input.inviteCode?.trim() || undefined;
   if (!inviteCode && deps.config.INVITE_CODE_REQUIRED) throw new AppError('INVALID_INVITATION_CODE');
+  const contact = input.email
+    ? { channel: 'email' as const, target: normalizeTarget('email', input.email, 'body.email') }
+    : input.phone
+      ? { channel: 'sms' as const, target: normalizeTarget('sms', input.phone, 'body.phone') }
+      : undefined;
+  let codeId: bigint | undefined;
+  if (contact) {
+    if (!input.code) throw new AppError('PARAMETER_ERROR', { fields: [{ field: 'body.code', message: 'this field is required' }] });
+    const check = await checkCode(deps.db, { purpose: 'register', target: contact.target, code: input.code, now: deps.now() });
+    if (!check.ok) throw new AppError('WRONG_VERIFICATION_CODE');
+    codeId = check.codeId;
+  }
 
   // Hash before the transaction: it is the slow part and needs no lock.
   const passwordHash = await hashPassword(input.password);
@@ -34,12 +58,27 @@ export async function registerUser(deps: Deps, input: RegisterUserInput): Promis
         if (!inviter) throw new AppError('INVALID_INVITATION_CODE');
         invitedBy = inviter.id;
       }
-      const existing = await tx.query('SELECT 1 FROM users WHERE lower(username) = lower($1)', [input.username]);
-      if (existing.length > 0) throw new AppError('USERNAME_TAKEN');
+      if (input.username) {
+        const existing = await tx.query('SELECT 1 FROM users WHERE lower(username) = lower($1)', [input.username]);
+        if (existing.length > 0) throw new AppError('USERNAME_TAKEN');
+      }
+      if (contact) {
+        if (await findUserByContact(tx, contact.channel, contact.target)) throw new AppError('PHONE_OR_EMAIL_REGISTERED');
+        if (!(await consumeCode(tx, codeId!, now))) throw new AppError('WRONG_VERIFICATION_CODE');
+      }
       const [inserted] = await tx.query<{ id: bigint }>(
-        `INSERT INTO users (username, password_hash, language, invite_code, invited_by, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-        [input.username, passwordHash, input.language ?? 'en', newInviteCode(), invitedBy, now],
+        `INSERT INTO users (username, email, phone, password_hash, language, invite_code, invited_by, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+        [
+          input.username || null,
+          contact?.channel === 'email' ? contact.target : null,
+          contact?.channel === 'sms' ? contact.target : null,
+          passwordHash,
+          input.language ?? 'en',
+          newInviteCode(),
+          invitedBy,
+          now,
+        ],
       );
       const user = (await findUserById(tx, inserted!.id))!;
       const session = await createUserSession(tx, {
@@ -53,7 +92,7 @@ export async function registerUser(deps: Deps, input: RegisterUserInput): Promis
     });
   } catch (error) {
     // Two registrations of one name at once: the unique index decides, the loser hears "taken".
-    if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw new AppError('USERNAME_TAKEN');
+    if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw new AppError(contact ? 'PHONE_OR_EMAIL_REGISTERED' : 'USERNAME_TAKEN');
     throw error;
   }
 }

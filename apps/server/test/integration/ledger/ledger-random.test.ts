@@ -7,7 +7,7 @@ import { AppError } from '@keel/contracts';
 import type { Deps } from '../../../src/deps.ts';
 import { createSwapQuote } from '../../../src/use-cases/swap/create-swap-quote.ts';
 import { executeSwap } from '../../../src/use-cases/swap/execute-swap.ts';
-import { testConfig } from '../../helpers/test-app.ts';
+import { storageNotUsedInThisTest, testConfig } from '../../helpers/test-app.ts';
 import { createTestDb, type TestDb } from '../../helpers/test-db.ts';
 
 // Seeded randomised operations against the real store, with the reconciliation check after every
@@ -62,6 +62,7 @@ describe(`ledger under random operations (seed ${seed})`, () => {
       config: testConfig(),
       now: () => at,
       logger: undefined as unknown as Deps['logger'],
+      storage: storageNotUsedInThisTest,
       market: { latest: (symbol: string) => ({ tickId: 1n, symbol, price: `${btcPrice}.00000000`, atMs: at.getTime(), source: 'random-test' }) },
     } satisfies Deps;
     const openHolds: bigint[] = [];

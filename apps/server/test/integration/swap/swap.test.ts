@@ -1,21 +1,8 @@
 import { transferPostings } from '@keel/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LatestTick, MarketPrices } from '../../../src/market/market-prices.ts';
 import { checkLedger } from '../../../src/persistence/ledger-check.ts';
 import { ensurePlatformAccount, ensureUserAccount, postEntry } from '../../../src/persistence/ledger.store.ts';
 import { createTestApp, registerViaApi, type TestApp } from '../../helpers/test-app.ts';
-
-/** Known prices, as the market module would serve them after recording ticks. */
-class KnownPrices implements MarketPrices {
-  private readonly ticks = new Map<string, LatestTick>();
-  private nextId = 1n;
-  set(symbol: string, price: string, atMs: number) {
-    this.ticks.set(symbol, { tickId: this.nextId++, symbol, price, atMs, source: 'test' });
-  }
-  latest(symbol: string) {
-    return this.ticks.get(symbol);
-  }
-}
 
 interface Envelope<T = Record<string, unknown>> {
   code: number;
@@ -36,10 +23,11 @@ interface Quote {
 describe('swap (flash exchange): quotes, execution, expiry', () => {
   let t: TestApp;
   let nowMs = Date.parse('2026-11-22T10:00:00Z');
-  const prices = new KnownPrices();
   beforeAll(async () => {
-    t = await createTestApp({ SWAP_SPREAD_BPS: '20' }, { now: () => new Date(nowMs), market: prices });
+    t = await createTestApp({ SWAP_SPREAD_BPS: '20' }, { now: () => new Date(nowMs), market: true });
   });
+  /** Records a tick through the production recorder; quotes then read it as the latest price. */
+  const setPrice = (symbol: string, price: string, atMs: number) => t.market!.record([{ symbol, price, atMs }]);
   afterAll(() => t.close());
 
   async function fundedUser(name: string, asset: string, amountMinor: bigint) {
@@ -69,7 +57,7 @@ describe('swap (flash exchange): quotes, execution, expiry', () => {
   };
 
   it('quotes BTC → USDT with the mid rate, the spread, the 0.1 % fee and the tick it used', async () => {
-    prices.set('BTC/USDT', '90000.00000000', nowMs - 500);
+    await setPrice('BTC/USDT', '90000.00000000', nowMs - 500);
     const user = await fundedUser('swapq001', 'BTC', 100_000_000n);
     const answer = await quote(user.token, { fromAsset: 'BTC', toAsset: 'USDT', amount: '1' });
     expect(answer.code).toBe(200);
@@ -91,7 +79,7 @@ describe('swap (flash exchange): quotes, execution, expiry', () => {
   });
 
   it('executes a quote once: one balanced entry, treasury and fees take their parts, the ledger check passes', async () => {
-    prices.set('ETH/USDT', '3000.00000000', nowMs - 100);
+    await setPrice('ETH/USDT', '3000.00000000', nowMs - 100);
     const user = await fundedUser('swapx001', 'USDT', 3_000_000_000n);
     const q = (await quote(user.token, { fromAsset: 'USDT', toAsset: 'ETH', amount: '3000' })).data;
     const done = await execute(user.token, q.quoteId, 'swap-exec-0001');
@@ -120,11 +108,11 @@ describe('swap (flash exchange): quotes, execution, expiry', () => {
   });
 
   it('refuses an expired quote and offers a fresh one at the current price', async () => {
-    prices.set('BTC/USDT', '90000.00000000', nowMs);
+    await setPrice('BTC/USDT', '90000.00000000', nowMs);
     const user = await fundedUser('swape001', 'USDT', 1_000_000_000n);
     const old = (await quote(user.token, { fromAsset: 'USDT', toAsset: 'BTC', amount: '100' })).data;
     nowMs += 10_000; // exactly at expiry: no longer valid
-    prices.set('BTC/USDT', '95000.00000000', nowMs - 200);
+    await setPrice('BTC/USDT', '95000.00000000', nowMs - 200);
     const refused = await execute(user.token, old.quoteId, 'swap-expired-01');
     expect(refused.code).toBe(409);
     expect(refused.msg).toBe('quote expired');
@@ -139,7 +127,7 @@ describe('swap (flash exchange): quotes, execution, expiry', () => {
   });
 
   it('refuses an amount with no quantity, too many decimals or too small to receive anything', async () => {
-    prices.set('BTC/USDT', '90000.00000000', nowMs);
+    await setPrice('BTC/USDT', '90000.00000000', nowMs);
     const user = await fundedUser('swapv001', 'USDT', 1_000_000n);
     expect((await quote(user.token, { fromAsset: 'USDT', toAsset: 'BTC', amount: '' })).msg).toBe('wrong amount');
     expect((await quote(user.token, { fromAsset: 'USDT', toAsset: 'BTC', amount: '1.0000001' })).msg).toBe('wrong amount');
@@ -150,13 +138,13 @@ describe('swap (flash exchange): quotes, execution, expiry', () => {
 
   it('answers "market price unavailable" without a recent recorded tick', async () => {
     const user = await fundedUser('swapp001', 'USDT', 1_000_000n);
-    prices.set('ETH/USDT', '3000.00000000', nowMs - 31_000);
+    await setPrice('ETH/USDT', '3000.00000000', nowMs - 31_000);
     const stale = await quote(user.token, { fromAsset: 'USDT', toAsset: 'ETH', amount: '1' });
     expect(stale).toMatchObject({ code: 503, msg: 'market price unavailable', data: { symbol: 'ETH/USDT' } });
   });
 
   it("refuses insufficient balance, and another user's quote is not found", async () => {
-    prices.set('BTC/USDT', '90000.00000000', nowMs);
+    await setPrice('BTC/USDT', '90000.00000000', nowMs);
     const owner = await fundedUser('swapi001', 'USDT', 5_000_000n);
     const q = (await quote(owner.token, { fromAsset: 'USDT', toAsset: 'BTC', amount: '10' })).data;
     expect(await execute(owner.token, q.quoteId, 'swap-insuff-01')).toMatchObject({ code: 400, msg: 'insufficient balance' });
@@ -166,7 +154,7 @@ describe('swap (flash exchange): quotes, execution, expiry', () => {
   });
 
   it('200 concurrent swaps that each spend the whole balance: exactly one succeeds', async () => {
-    prices.set('BTC/USDT', '90000.00000000', nowMs);
+    await setPrice('BTC/USDT', '90000.00000000', nowMs);
     const user = await fundedUser('swaprace', 'USDT', 500_000_000n);
     const quotes: Quote[] = [];
     for (let index = 0; index < 200; index++) {

@@ -86,3 +86,31 @@ export const listAuditContract = defineContract({
   data: z.object({ items: z.array(auditEntrySchema), total: z.number().int() }),
   errors: ['PERMISSION_DENIED'],
 });
+
+export const notificationSchema = z.object({
+  id: idSchema,
+  channel: z.enum(['email', 'sms']),
+  target: z.string(),
+  subject: z.string(),
+  body: z.string().describe('blanked once a provider delivered it'),
+  topic: z.string(),
+  status: z.enum(['pending', 'delivered', 'outbox_only']),
+  provider: z.string().nullable(),
+  createdAt: z.string(),
+  deliveredAt: z.string().nullable(),
+  attempts: z.number().int(),
+  lastError: z.string().nullable(),
+});
+
+export const listNotificationsContract = defineContract({
+  id: 'admin.notifications',
+  method: 'GET',
+  path: '/home/admin/notifications',
+  summary:
+    'The notification outbox, newest first: what Keel sent or would send. With no mail server or SMS provider configured, messages (codes included) stay here for staff. Every view is audited.',
+  caller: 'staff',
+  staffRoles: ['admin', 'support'],
+  query: pageQuerySchema.extend({ target: z.string().trim().max(254).optional() }),
+  data: z.object({ items: z.array(notificationSchema), total: z.number().int() }),
+  errors: ['PERMISSION_DENIED'],
+});

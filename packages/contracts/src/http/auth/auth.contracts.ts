@@ -9,39 +9,99 @@ const sessionData = z.object({
   user: publicUserSchema,
 });
 
+/** Where a code is sent: an e-mail address or a phone (SMS). */
+export const codeChannelSchema = z.enum(['email', 'sms']);
+export const verificationCodeSchema = z.string().trim().max(12).describe('the 6-digit code that was sent');
+
 export const registerContract = defineContract({
   id: 'auth.register',
   method: 'POST',
   path: '/home/auth/register',
-  summary: 'Register by username and password; answers with a session.',
+  summary:
+    'Register by username, e-mail or phone (exactly one) and a password; e-mail and phone need the code sent by POST /home/auth/code. Answers with a session.',
+  caller: 'public',
+  rateLimited: true,
+  body: z
+    .object({
+      username: usernameSchema.optional(),
+      email: z.string().trim().max(254).optional(),
+      phone: z.string().trim().max(32).optional(),
+      code: verificationCodeSchema.optional(),
+      password: passwordSchema,
+      confirmPassword: z.string().max(128),
+      agreement: z.literal(true, { error: 'the user agreement must be accepted' }),
+      inviteCode: z.string().trim().max(16).optional(),
+      language: localeSchema.optional(),
+    })
+    .refine((body) => [body.username, body.email, body.phone].filter((each) => each !== undefined && each !== '').length === 1, {
+      path: ['username'],
+      message: 'give exactly one of username, email or phone',
+    }),
+  data: sessionData,
+  errors: [
+    'PASSWORDS_INCONSISTENT',
+    'USERNAME_TAKEN',
+    'PHONE_OR_EMAIL_REGISTERED',
+    'WRONG_VERIFICATION_CODE',
+    'WRONG_PHONE_NUMBER',
+    'INVALID_INVITATION_CODE',
+    'TOO_MANY_REQUESTS',
+  ],
+});
+
+export const sendCodeContract = defineContract({
+  id: 'auth.code',
+  method: 'POST',
+  path: '/home/auth/code',
+  summary:
+    'Send a 6-digit code (valid 5 minutes, single use) to an e-mail address or phone, to register or to reset a password. At most one per minute and five per hour per target, twenty per hour per client address.',
   caller: 'public',
   rateLimited: true,
   body: z.object({
-    username: usernameSchema,
-    password: passwordSchema,
-    confirmPassword: z.string().max(128),
-    agreement: z.literal(true, { error: 'the user agreement must be accepted' }),
-    inviteCode: z.string().trim().max(16).optional(),
+    channel: codeChannelSchema,
+    target: z.string().trim().max(254),
+    purpose: z.enum(['register', 'reset_password']),
     language: localeSchema.optional(),
   }),
-  data: sessionData,
-  errors: ['PASSWORDS_INCONSISTENT', 'USERNAME_TAKEN', 'INVALID_INVITATION_CODE', 'TOO_MANY_REQUESTS'],
+  data: z.object({ expiresAtMs: z.number().int(), resendAfterMs: z.number().int() }),
+  errors: ['PHONE_OR_EMAIL_REGISTERED', 'WRONG_PHONE_NUMBER', 'EMAIL_REQUIRED', 'PHONE_REQUIRED', 'TOO_MANY_REQUESTS'],
+});
+
+export const resetPasswordContract = defineContract({
+  id: 'auth.password.reset',
+  method: 'POST',
+  path: '/home/auth/password/reset',
+  summary:
+    'Set a new login password with a code sent to the account\'s e-mail or phone. Ends every session; withdrawals lock for 24 h (a published rule).',
+  caller: 'public',
+  rateLimited: true,
+  body: z.object({
+    channel: codeChannelSchema,
+    target: z.string().trim().max(254),
+    code: verificationCodeSchema,
+    password: passwordSchema,
+    confirmPassword: z.string().max(128),
+  }),
+  data: z.null(),
+  errors: ['WRONG_VERIFICATION_CODE', 'PASSWORDS_INCONSISTENT', 'WRONG_PHONE_NUMBER', 'TOO_MANY_REQUESTS'],
 });
 
 export const loginContract = defineContract({
   id: 'auth.login',
   method: 'POST',
   path: '/home/auth/login',
-  summary: 'Log in by username and password; answers with a session.',
+  summary:
+    'Log in by username, e-mail or phone (+ and digits) and password; answers with a session. Repeated failures for one account name slow down, then lock it for 30 minutes (429 with Retry-After).',
   caller: 'public',
   rateLimited: true,
   body: z.object({
     account: z.string().trim().max(64),
     password: z.string().max(128),
+    totp: z.string().trim().max(12).optional().describe('the authenticator code, for accounts with two-step login'),
     agreement: z.literal(true, { error: 'the user agreement must be accepted' }),
   }),
   data: sessionData,
-  errors: ['ACCOUNT_AND_PASSWORD_EMPTY', 'ACCOUNT_OR_PASSWORD_INCORRECT', 'ACCOUNT_BANNED', 'TOO_MANY_REQUESTS'],
+  errors: ['ACCOUNT_AND_PASSWORD_EMPTY', 'ACCOUNT_OR_PASSWORD_INCORRECT', 'TWO_STEP_CODE_REQUIRED', 'WRONG_VERIFICATION_CODE', 'ACCOUNT_BANNED', 'TOO_MANY_REQUESTS'],
 });
 
 export const logoutContract = defineContract({

@@ -1,3 +1,4 @@
+import { userDisplayName } from '@keel/contracts';
 import type { MessageKey } from '@keel/locales';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -35,7 +36,7 @@ export function HomePage() {
         <LogoMark size={40} />
         <div>
           <p className="home-hero-brand">{t('web.app.name')}</p>
-          <h1 data-testid="greeting">{user ? t('web.home.greeting', { name: user.nickname ?? user.username }) : t('web.home.welcome')}</h1>
+          <h1 data-testid="greeting">{user ? t('web.home.greeting', { name: userDisplayName(user) }) : t('web.home.welcome')}</h1>
         </div>
       </header>
       {failed && <LoadFailedNotice onRetry={reload} />}

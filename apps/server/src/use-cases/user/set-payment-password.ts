@@ -1,0 +1,33 @@
+import { AppError } from '@keel/contracts';
+import type { Deps } from '../../deps.ts';
+import type { UserRow } from '../../persistence/users.repository.ts';
+import { hashPassword, verifyPassword } from '../../security/passwords.ts';
+
+/**
+ * Sets the payment password the first time (proved by the login password) or changes it (proved
+ * by the current payment password). It is hashed like the login password and never equal to it
+ * in storage terms: a separate secret for moving money.
+ */
+export async function setPaymentPassword(
+  deps: Deps,
+  user: UserRow,
+  input: { loginPassword?: string; oldPaymentPassword?: string; paymentPassword: string; confirmPaymentPassword: string },
+): Promise<void> {
+  if (input.paymentPassword !== input.confirmPaymentPassword) throw new AppError('PASSWORDS_INCONSISTENT');
+  if (user.payment_password_hash === null) {
+    if (!(await verifyPassword(user.password_hash, input.loginPassword ?? ''))) throw new AppError('WRONG_LOGIN_PASSWORD');
+  } else if (!(await verifyPassword(user.payment_password_hash, input.oldPaymentPassword ?? ''))) {
+    throw new AppError('WRONG_PAYMENT_PASSWORD');
+  }
+  const paymentPasswordHash = await hashPassword(input.paymentPassword);
+  await deps.db.query('UPDATE users SET payment_password_hash = $2 WHERE id = $1', [user.id, paymentPasswordHash]);
+}
+
+/**
+ * The check later money-moving calls make (withdrawal, P2P release): "no payment password set,
+ * confirm to set" when there is none, "wrong payment password" when it does not match.
+ */
+export async function requirePaymentPassword(user: UserRow, typed: string | undefined): Promise<void> {
+  if (user.payment_password_hash === null) throw new AppError('PAYMENT_PASSWORD_NOT_SET');
+  if (!(await verifyPassword(user.payment_password_hash, typed ?? ''))) throw new AppError('WRONG_PAYMENT_PASSWORD');
+}

@@ -1,0 +1,298 @@
+import websocket from '@fastify/websocket';
+import {
+  type WsClientFrame,
+  type WsServerFrame,
+  errorCatalogue,
+  maxChannelsPerConnection,
+  maxReplayTicks,
+  wsClientFrameSchema,
+  wsServerFrameSchema,
+} from '@keel/contracts';
+import type { CandleInterval } from '@keel/domain';
+import type { FastifyInstance } from 'fastify';
+import type { RawData, WebSocket } from 'ws';
+import type { Deps } from '../deps.ts';
+import type { TickStream } from '../market/market.service.ts';
+import { candleToWire, tickToWire } from '../market/tick-wire.ts';
+import { type RecordedTick, readTicksForReplay } from '../persistence/market-ticks.store.ts';
+import { type CandleChannel, CandleTracker } from './channels/candle-tracker.ts';
+
+export interface GatewayOptions {
+  /** Largest client frame; a larger one closes the connection (1009, by the ws library). */
+  maxFrameBytes: number;
+  /** Unsent bytes a connection may queue; beyond it the client is too slow and is closed (1013). */
+  maxBufferedBytes: number;
+  /** A ping every this long; a connection that has not answered the previous one is dropped. */
+  heartbeatIntervalMs: number;
+  /** Open connections per node; one more is closed at once (1013). */
+  maxConnections: number;
+  /** Client frames per connection per `frameWindowMs`; more are answered with an error and ignored. */
+  maxFramesPerWindow: number;
+  frameWindowMs: number;
+  /** Ticks replayed for `sinceTickId`, newest kept (the contract's maxReplayTicks). */
+  maxReplayTicks: number;
+  /** Reads the replay; a test wraps it to make live ticks arrive while the replay is in flight. */
+  readReplay: typeof readTicksForReplay;
+}
+
+export const defaultGatewayOptions: GatewayOptions = {
+  maxFrameBytes: 16 * 1024,
+  maxBufferedBytes: 1024 * 1024,
+  heartbeatIntervalMs: 30_000,
+  maxConnections: 10_000,
+  maxFramesPerWindow: 50,
+  frameWindowMs: 10_000,
+  maxReplayTicks,
+  readReplay: readTicksForReplay,
+};
+
+const OPEN = 1;
+const CLOSE_TOO_SLOW = 1013;
+const CLOSE_GOING_AWAY = 1001;
+
+const parameterError: WsServerFrame = { type: 'error', code: errorCatalogue.PARAMETER_ERROR.status, msg: errorCatalogue.PARAMETER_ERROR.msg };
+
+/** Checked once against the contract and serialised once, however many connections it goes to. */
+function encode(frame: WsServerFrame): string {
+  return JSON.stringify(wsServerFrameSchema.parse(frame));
+}
+
+function candleChannelOf(channel: string): CandleChannel | undefined {
+  const match = /^candles:([A-Z0-9]{2,10}\/[A-Z0-9]{2,10}):(1m|5m|15m|1h|1d)$/.exec(channel);
+  return match ? { symbol: match[1]!, interval: match[2] as CandleInterval } : undefined;
+}
+
+const candleChannelName = (channel: CandleChannel) => `candles:${channel.symbol}:${channel.interval}`;
+
+class Connection {
+  readonly channels = new Set<string>();
+  /** No tick with an id at or below this is sent again: replay and live meet without a repeat. */
+  lastSentTickId = 0n;
+  /** While a replay is read, live ticks wait here so they follow the replay in order. */
+  held: RecordedTick[] | undefined;
+  alive = true;
+  closed = false;
+  /** Frames are handled one at a time, in arrival order. */
+  queue: Promise<void> = Promise.resolve();
+  windowStartMs = 0;
+  framesInWindow = 0;
+
+  constructor(
+    readonly socket: WebSocket,
+    private readonly maxBufferedBytes: number,
+  ) {}
+
+  send(text: string): void {
+    if (this.closed || this.socket.readyState !== OPEN) return;
+    this.socket.send(text);
+    if (this.socket.bufferedAmount > this.maxBufferedBytes) this.close(CLOSE_TOO_SLOW, 'client too slow');
+  }
+
+  close(code: number, reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.socket.close(code, reason);
+  }
+
+  sendTicks(ticks: readonly RecordedTick[], encoded: ReadonlyMap<RecordedTick, string>): void {
+    for (const tick of ticks) {
+      if (tick.tickId <= this.lastSentTickId) continue;
+      this.lastSentTickId = tick.tickId;
+      this.send(encoded.get(tick) ?? encode({ type: 'tick', tick: tickToWire(tick) }));
+    }
+  }
+}
+
+/**
+ * The push connection `/ws` (contracts: ws/market.events.ts). Public channels, no token: `ticks`
+ * and `candles:<symbol>:<interval>` of listed markets. Ticks come from the node's TickStream (the
+ * tail of market_ticks), so every node pushes the same recorded ticks with the same ids; a client
+ * that reconnects, to this node or another, resumes with `sinceTickId` and gets the recorded ticks
+ * it missed from the database, then live ones, with no gap and no repeat.
+ */
+export async function registerMarketGateway(app: FastifyInstance, deps: Deps, stream: TickStream, overrides: Partial<GatewayOptions> = {}): Promise<void> {
+  const options: GatewayOptions = { ...defaultGatewayOptions, ...overrides };
+  const listed = new Set(deps.config.MARKET_SYMBOLS);
+  const connections = new Set<Connection>();
+  const tracker = new CandleTracker(deps.db);
+  // Candle work (reads, folds, snapshots) runs in one queue, so candles only ever move forward.
+  let candleQueue: Promise<void> = Promise.resolve();
+  const onCandleQueue = (work: () => Promise<void>) => {
+    candleQueue = candleQueue.then(work).catch((error: unknown) => app.log.error({ err: error }, 'ws: candle update failed'));
+    return candleQueue;
+  };
+
+  const subscribedCandleChannels = (): CandleChannel[] => {
+    const names = new Set<string>();
+    for (const connection of connections) for (const channel of connection.channels) if (channel.startsWith('candles:')) names.add(channel);
+    return [...names].map((name) => candleChannelOf(name)!);
+  };
+
+  const unsubscribeStream = stream.onTicks((ticks) => {
+    // Synchronous with the stream's lastTickId moving on: see the replay in subscribe().
+    const encoded = new Map(ticks.map((tick) => [tick, encode({ type: 'tick', tick: tickToWire(tick) })]));
+    for (const connection of connections) {
+      if (!connection.channels.has('ticks')) continue;
+      if (!connection.held) connection.sendTicks(ticks, encoded);
+      else if (connection.held.length + ticks.length <= options.maxReplayTicks) connection.held.push(...ticks);
+      // Its replay takes so long that live ticks pile up: the client cannot keep up with this market.
+      else connection.close(CLOSE_TOO_SLOW, 'client too slow');
+    }
+    const channels = subscribedCandleChannels();
+    if (channels.length === 0) return;
+    void onCandleQueue(async () => {
+      const updates = await tracker.apply(ticks, channels);
+      for (const { channel, candle } of updates) {
+        const name = candleChannelName(channel);
+        const text = encode({ type: 'candle', symbol: channel.symbol, interval: channel.interval, candle: candleToWire(candle) });
+        for (const connection of connections) if (connection.channels.has(name)) connection.send(text);
+      }
+    });
+  });
+
+  async function subscribe(connection: Connection, frame: Extract<WsClientFrame, { op: 'subscribe' }>) {
+    const added = frame.channels.filter((channel) => !connection.channels.has(channel));
+    if (connection.channels.size + new Set(added).size > maxChannelsPerConnection) {
+      connection.send(encode(parameterError));
+      return;
+    }
+    const unlisted = added.map(candleChannelOf).find((channel) => channel && !listed.has(channel.symbol));
+    if (unlisted) {
+      connection.send(encode({ type: 'error', code: errorCatalogue.RECORD_NOT_FOUND.status, msg: errorCatalogue.RECORD_NOT_FOUND.msg }));
+      return;
+    }
+    for (const channel of added) connection.channels.add(channel);
+
+    let replay: { ticks: RecordedTick[]; truncated: boolean } = { ticks: [], truncated: false };
+    if (frame.sinceTickId !== undefined && frame.channels.includes('ticks')) {
+      // Everything up to the stream's current id is read from the database; everything after it
+      // arrives live and is held until the replay is out. The two meet exactly at `upToId`.
+      const sinceId = BigInt(frame.sinceTickId) > connection.lastSentTickId ? BigInt(frame.sinceTickId) : connection.lastSentTickId;
+      const upToId = stream.lastTickId;
+      connection.held = [];
+      try {
+        replay = await options.readReplay(deps.db, sinceId, upToId, options.maxReplayTicks);
+      } catch (error) {
+        connection.held = undefined;
+        throw error;
+      }
+      // A client that saw more than this node has read (it came from a node further ahead) must not get those again.
+      if (sinceId > connection.lastSentTickId) connection.lastSentTickId = sinceId;
+    }
+    connection.send(
+      encode({ type: 'subscribed', channels: [...connection.channels], replayedTicks: replay.ticks.length, replayTruncated: replay.truncated }),
+    );
+    if (connection.held) {
+      connection.sendTicks(replay.ticks, new Map());
+      const held = connection.held;
+      connection.held = undefined;
+      connection.sendTicks(held, new Map());
+    }
+    // The current candle of each new candle channel, then its updates.
+    const newCandleChannels = added.map(candleChannelOf).filter((channel): channel is CandleChannel => channel !== undefined);
+    if (newCandleChannels.length > 0) {
+      await onCandleQueue(async () => {
+        for (const channel of newCandleChannels) {
+          const candle = await tracker.candle(channel);
+          if (candle) connection.send(encode({ type: 'candle', symbol: channel.symbol, interval: channel.interval, candle: candleToWire(candle) }));
+        }
+      });
+    }
+  }
+
+  function unsubscribe(connection: Connection, channels: readonly string[]) {
+    for (const channel of channels) connection.channels.delete(channel);
+    void onCandleQueue(async () => tracker.retain(subscribedCandleChannels()));
+  }
+
+  async function handle(connection: Connection, data: RawData, isBinary: boolean) {
+    const nowMs = Date.now();
+    if (nowMs - connection.windowStartMs >= options.frameWindowMs) {
+      connection.windowStartMs = nowMs;
+      connection.framesInWindow = 0;
+    }
+    connection.framesInWindow += 1;
+    if (connection.framesInWindow > options.maxFramesPerWindow) {
+      connection.send(encode({ type: 'error', code: errorCatalogue.TOO_MANY_REQUESTS.status, msg: errorCatalogue.TOO_MANY_REQUESTS.msg }));
+      return;
+    }
+    let json: unknown;
+    try {
+      if (isBinary) throw new Error('binary frame');
+      json = JSON.parse(data.toString());
+    } catch {
+      connection.send(encode(parameterError));
+      return;
+    }
+    const parsed = wsClientFrameSchema.safeParse(json);
+    if (!parsed.success) {
+      connection.send(encode(parameterError));
+      return;
+    }
+    const frame = parsed.data;
+    if (frame.op === 'ping') connection.send(encode({ type: 'pong' }));
+    else if (frame.op === 'subscribe') await subscribe(connection, frame);
+    else unsubscribe(connection, frame.channels);
+  }
+
+  await app.register(async (scope) => {
+    await scope.register(websocket, {
+      options: { maxPayload: options.maxFrameBytes },
+      // Going away (1001): clients reconnect, to this node once it is back or to another.
+      preClose(done) {
+        for (const client of scope.websocketServer.clients) client.close(CLOSE_GOING_AWAY, 'server shutting down');
+        scope.websocketServer.close();
+        done();
+      },
+    });
+    scope.get('/ws', { websocket: true }, (socket) => {
+      const connection = new Connection(socket, options.maxBufferedBytes);
+      if (connections.size >= options.maxConnections) {
+        connection.close(CLOSE_TOO_SLOW, 'too many connections');
+        return;
+      }
+      connections.add(connection);
+      socket.on('pong', () => {
+        connection.alive = true;
+      });
+      socket.on('message', (data, isBinary) => {
+        connection.alive = true;
+        connection.queue = connection.queue
+          .then(() => handle(connection, data, isBinary))
+          .catch((error: unknown) => {
+            app.log.error({ err: error }, 'ws: frame handling failed');
+            connection.send(encode({ type: 'error', code: errorCatalogue.SYSTEM_ERROR.status, msg: errorCatalogue.SYSTEM_ERROR.msg }));
+          });
+      });
+      socket.on('close', () => {
+        connection.closed = true;
+        connections.delete(connection);
+        if ([...connection.channels].some((channel) => channel.startsWith('candles:'))) {
+          void onCandleQueue(async () => tracker.retain(subscribedCandleChannels()));
+        }
+      });
+    });
+  });
+
+  // Heartbeat: a connection that did not answer the last ping (a dead peer, a half-open TCP
+  // connection) is dropped, so it holds no memory and no slot.
+  const heartbeat = setInterval(() => {
+    for (const connection of connections) {
+      if (!connection.alive) {
+        connection.closed = true;
+        connection.socket.terminate();
+        connections.delete(connection);
+        continue;
+      }
+      connection.alive = false;
+      if (connection.socket.readyState === OPEN) connection.socket.ping();
+    }
+  }, options.heartbeatIntervalMs);
+  heartbeat.unref();
+
+  app.addHook('onClose', async () => {
+    clearInterval(heartbeat);
+    unsubscribeStream();
+    await candleQueue;
+  });
+}

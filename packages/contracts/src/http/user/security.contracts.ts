@@ -1,0 +1,197 @@
+import { z } from 'zod';
+import { codeChannelSchema, verificationCodeSchema } from '../auth/auth.contracts.ts';
+import { defineContract } from '../contract.ts';
+import { passwordSchema, publicUserSchema } from '../common.ts';
+
+export const contactMethodKinds = ['phone', 'email', 'telegram', 'whatsapp', 'wechat', 'line', 'other'] as const;
+export const contactMethodSchema = z.object({
+  kind: z.enum(contactMethodKinds),
+  value: z
+    .string()
+    .trim()
+    .min(2)
+    .max(64)
+    .regex(/^[^\p{Cc}<>]+$/u, 'no control characters or angle brackets'),
+});
+
+export const securityOverviewSchema = z.object({
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  nicknameSet: z.boolean(),
+  paymentPasswordSet: z.boolean(),
+  totpEnabled: z.boolean().describe('two-step login with an authenticator app'),
+  antiPhishingCodeSet: z.boolean(),
+  /** A published rule: withdrawals wait 24 h after the login password changes. */
+  loginPasswordChangedAt: z.string().nullable(),
+  withdrawalsLockedUntil: z.string().nullable().describe('ISO time until which withdrawals are locked, or null'),
+  contactMethods: z.array(contactMethodSchema),
+});
+
+export const securityOverviewContract = defineContract({
+  id: 'user.security',
+  method: 'GET',
+  path: '/home/user/security',
+  summary: "The user's security settings at a glance (what is set, not the secrets) and the withdrawal lock, if any.",
+  caller: 'user',
+  data: securityOverviewSchema,
+  errors: [],
+});
+
+export const setNicknameContract = defineContract({
+  id: 'user.nickname',
+  method: 'PUT',
+  path: '/home/user/nickname',
+  summary: 'Set the nickname; it can be set only once (spec sections 3 and 4).',
+  caller: 'user',
+  body: z.object({
+    nickname: z
+      .string()
+      .trim()
+      .min(2)
+      .max(20)
+      .regex(/^[^\p{Cc}<>]+$/u, 'no control characters or angle brackets'),
+  }),
+  data: publicUserSchema,
+  errors: ['NICKNAME_ALREADY_SET'],
+});
+
+export const changeLoginPasswordContract = defineContract({
+  id: 'user.password',
+  method: 'PUT',
+  path: '/home/user/password',
+  summary: "Change the login password. Every other session ends; withdrawals lock for 24 h (a published rule).",
+  caller: 'user',
+  rateLimited: true,
+  body: z.object({ oldPassword: z.string().max(128), password: passwordSchema, confirmPassword: z.string().max(128) }),
+  data: z.null(),
+  errors: ['WRONG_ORIGINAL_PASSWORD', 'PASSWORDS_INCONSISTENT', 'TOO_MANY_REQUESTS'],
+});
+
+export const paymentPasswordSchema = z.string().regex(/^\d{6}$/, 'six digits');
+
+export const setPaymentPasswordContract = defineContract({
+  id: 'user.paymentPassword',
+  method: 'PUT',
+  path: '/home/user/payment-password',
+  summary:
+    'Set the payment password (six digits, separate from the login password) with the login password, or change it with the current payment password.',
+  caller: 'user',
+  rateLimited: true,
+  body: z.object({
+    loginPassword: z.string().max(128).optional().describe('to set it the first time'),
+    oldPaymentPassword: z.string().max(12).optional().describe('to change it'),
+    paymentPassword: paymentPasswordSchema,
+    confirmPaymentPassword: z.string().max(12),
+  }),
+  data: z.null(),
+  errors: ['WRONG_LOGIN_PASSWORD', 'WRONG_PAYMENT_PASSWORD', 'PASSWORDS_INCONSISTENT', 'TOO_MANY_REQUESTS'],
+});
+
+export const sendContactCodeContract = defineContract({
+  id: 'user.contact.code',
+  method: 'POST',
+  path: '/home/user/contact/code',
+  summary: 'Send a code to an e-mail address or phone the user wants to bind (or change to).',
+  caller: 'user',
+  rateLimited: true,
+  body: z.object({ channel: codeChannelSchema, target: z.string().trim().max(254) }),
+  data: z.object({ expiresAtMs: z.number().int(), resendAfterMs: z.number().int() }),
+  errors: ['PHONE_OR_EMAIL_REGISTERED', 'WRONG_PHONE_NUMBER', 'EMAIL_REQUIRED', 'PHONE_REQUIRED', 'TOO_MANY_REQUESTS'],
+});
+
+export const bindContactContract = defineContract({
+  id: 'user.contact.bind',
+  method: 'PUT',
+  path: '/home/user/contact',
+  summary: 'Bind or change the e-mail address or phone with the code sent to it.',
+  caller: 'user',
+  body: z.object({ channel: codeChannelSchema, target: z.string().trim().max(254), code: verificationCodeSchema }),
+  data: publicUserSchema,
+  errors: ['WRONG_VERIFICATION_CODE', 'PHONE_OR_EMAIL_REGISTERED', 'WRONG_PHONE_NUMBER'],
+});
+
+export const setContactMethodsContract = defineContract({
+  id: 'user.contactMethods',
+  method: 'PUT',
+  path: '/home/user/contact-methods',
+  summary: 'Replace the contact methods shown to P2P trade partners (at most 5).',
+  caller: 'user',
+  body: z.object({ methods: z.array(contactMethodSchema).max(5) }),
+  data: z.object({ methods: z.array(contactMethodSchema) }),
+  errors: [],
+});
+
+export const setAntiPhishingCodeContract = defineContract({
+  id: 'user.antiPhishing',
+  method: 'PUT',
+  path: '/home/user/anti-phishing',
+  summary: 'Set the anti-phishing code that every e-mail from Keel will show (4–20 letters or digits).',
+  caller: 'user',
+  body: z.object({ code: z.string().trim().regex(/^[A-Za-z0-9]{4,20}$/, '4 to 20 letters or digits') }),
+  data: z.null(),
+  errors: [],
+});
+
+export const sessionViewSchema = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  clientIp: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  current: z.boolean(),
+});
+
+export const listSessionsContract = defineContract({
+  id: 'user.sessions',
+  method: 'GET',
+  path: '/home/user/sessions',
+  summary: "The user's active sessions (devices), newest first.",
+  caller: 'user',
+  data: z.object({ items: z.array(sessionViewSchema) }),
+  errors: [],
+});
+
+export const endSessionContract = defineContract({
+  id: 'user.sessions.end',
+  method: 'DELETE',
+  path: '/home/user/sessions/:sessionId',
+  summary: "End one of the user's sessions (log a device out).",
+  caller: 'user',
+  params: z.object({ sessionId: z.string().regex(/^\d{1,19}$/) }),
+  data: z.null(),
+  errors: ['RECORD_NOT_FOUND'],
+});
+
+export const startTotpSetupContract = defineContract({
+  id: 'user.totp.setup',
+  method: 'POST',
+  path: '/home/user/totp/setup',
+  summary: 'Start two-step login: a new authenticator secret (and its otpauth:// link for a QR code); it takes effect once confirmed.',
+  caller: 'user',
+  data: z.object({ secret: z.string(), otpauthUri: z.string() }),
+  errors: [],
+});
+
+export const enableTotpContract = defineContract({
+  id: 'user.totp.enable',
+  method: 'POST',
+  path: '/home/user/totp/enable',
+  summary: 'Confirm the authenticator with a current code; from then on login asks for a code too.',
+  caller: 'user',
+  rateLimited: true,
+  body: z.object({ code: verificationCodeSchema }),
+  data: z.null(),
+  errors: ['WRONG_VERIFICATION_CODE', 'TOO_MANY_REQUESTS'],
+});
+
+export const disableTotpContract = defineContract({
+  id: 'user.totp.disable',
+  method: 'POST',
+  path: '/home/user/totp/disable',
+  summary: 'Turn two-step login off, with the login password and a current code.',
+  caller: 'user',
+  rateLimited: true,
+  body: z.object({ password: z.string().max(128), code: verificationCodeSchema }),
+  data: z.null(),
+  errors: ['WRONG_LOGIN_PASSWORD', 'WRONG_VERIFICATION_CODE', 'TOO_MANY_REQUESTS'],
+});
