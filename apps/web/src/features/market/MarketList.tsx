@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { compareDecimal, isDecimal, parseDecimal } from '../../shared/format/decimal.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { useRealtimeStatus } from '../../shared/realtime/realtime.ts';
 import { Amount } from '../../shared/ui/Amount.tsx';
@@ -26,9 +27,24 @@ function LiveMark() {
   );
 }
 
+/** Which way the price moved with its last tick, to flash it green or red. */
+function useLastMove(price: string): 'up' | 'down' | null {
+  const previous = useRef(price);
+  const [move, setMove] = useState<'up' | 'down' | null>(null);
+  useEffect(() => {
+    const before = previous.current;
+    previous.current = price;
+    if (!isDecimal(before) || !isDecimal(price)) return;
+    const order = compareDecimal(parseDecimal(price), parseDecimal(before));
+    if (order !== 0) setMove(order > 0 ? 'up' : 'down');
+  }, [price]);
+  return move;
+}
+
 function MarketRow({ ticker, starred, onStar, canStar }: { ticker: Ticker; starred: boolean; onStar: () => void; canStar: boolean }) {
   const { t } = useI18n();
   const id = idOf(ticker.symbol);
+  const move = useLastMove(ticker.last.price);
   const change = ticker.change24hPct;
   const direction = change.startsWith('-') ? 'down' : /^0(\.0+)?$/.test(change) ? 'flat' : 'up';
   return (
@@ -50,8 +66,8 @@ function MarketRow({ ticker, starred, onStar, canStar }: { ticker: Ticker; starr
           <span className="muted">/{ticker.quote}</span>
         </bdi>
       </span>
-      {/* Keyed by tick so the flash plays again on every new price. */}
-      <span key={ticker.last.tickId} className={`market-price flash-${direction}`}>
+      {/* Keyed by price so the flash plays again on every move. */}
+      <span key={ticker.last.price} className={move ? `market-price flash-${move}` : 'market-price'}>
         <Amount value={ticker.last.price} max={8} testId={`price-${id}`} />
       </span>
       <span className={`change change-${direction}`} data-testid={`change-${id}`}>
