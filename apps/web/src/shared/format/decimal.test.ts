@@ -10,7 +10,6 @@ import {
   mulDecimal,
   normaliseAmountInput,
   parseDecimal,
-  percentChange,
   rescale,
   scaleOfText,
   valueInUsdt,
@@ -74,17 +73,6 @@ describe('valueInUsdt', () => {
     expect(decimalToString(sum)).toBe('0.300000');
     // 5 ETH at a price whose product exceeds 2^53 minor units.
     expect(decimalToString(valueInUsdt('5.000000000000000000', '3123.45678901'))).toBe('15617.283945');
-  });
-});
-
-describe('percentChange', () => {
-  it('is the signed change with two decimals, half away from zero', () => {
-    expect(percentChange('100', '98.75')).toBe('-1.25');
-    expect(percentChange('100.00000000', '101.00000000')).toBe('1.00');
-    expect(percentChange('3', '3.0001')).toBe('0.00');
-    expect(percentChange('200', '200.01')).toBe('0.01'); // 0.005 % rounds up to 0.01
-    expect(percentChange('200', '199.99')).toBe('-0.01');
-    expect(percentChange('64000', '64000')).toBe('0.00');
   });
 });
 

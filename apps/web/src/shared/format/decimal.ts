@@ -96,22 +96,6 @@ export function valueInUsdt(amount: string, priceUsdt: string): Decimal {
   return mulDecimal(parseDecimal(amount), parseDecimal(priceUsdt), USDT_SCALE);
 }
 
-/**
- * Signed percent change from `open` to `last`, two decimals, rounded half away from zero (the
- * server's rule for `change24hPct`, so a live update shows what a reload would).
- */
-export function percentChange(open: string, last: string): string {
-  const scale = Math.max(scaleOfText(open), scaleOfText(last));
-  const openMinor = rescale(parseDecimal(open), scale).minor;
-  const lastMinor = rescale(parseDecimal(last), scale).minor;
-  if (openMinor <= 0n) throw new RangeError('open price must be above zero');
-  const numerator = (lastMinor - openMinor) * 10_000n;
-  const negative = numerator < 0n;
-  const magnitude = negative ? -numerator : numerator;
-  const hundredths = (magnitude * 2n + openMinor) / (openMinor * 2n);
-  return decimalToString({ minor: negative ? -hundredths : hundredths, scale: 2 });
-}
-
 /** Basis points as a percent string: 25 → "0.25". Integers only, so no rounding. */
 export function bpsToPercent(bps: number): string {
   return decimalToString({ minor: BigInt(bps), scale: 2 });
