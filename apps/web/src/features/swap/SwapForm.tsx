@@ -3,7 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { useActionKey } from '../../shared/api/action-key.ts';
 import { api, isSessionError } from '../../shared/api/client.ts';
-import { bpsToPercent, checkAmountInput, normaliseAmountInput } from '../../shared/format/decimal.ts';
+import { bpsToPercent, checkAmountInput, formatDecimal, normaliseAmountInput } from '../../shared/format/decimal.ts';
 import { formatDateTime } from '../../shared/format/time.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Amount } from '../../shared/ui/Amount.tsx';
@@ -24,8 +24,9 @@ const isAsset = (value: string): value is AssetCode => (assetCodes as readonly s
 const RATE_DECIMALS = 12;
 
 function QuoteDetails({ held, now, onRequote, requoting }: { held: HeldQuote; now: number; onRequote: () => void; requoting: boolean }) {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const { quote } = held;
+  const percent = (bps: number) => formatDecimal(bpsToPercent(bps), locale, { minFractionDigits: 2 });
   const left = secondsLeft(held, now);
   const expired = isExpired(held, now);
   const ttlSeconds = Math.max(1, Math.round((quote.expiresAtMs - quote.createdAtMs) / 1000));
@@ -71,7 +72,7 @@ function QuoteDetails({ held, now, onRequote, requoting }: { held: HeldQuote; no
         </div>
         <div>
           <dt>{t('web.swap.spread')}</dt>
-          <dd data-testid="swap-spread">{t('web.swap.spreadValue', { percent: bpsToPercent(quote.spreadBps) })}</dd>
+          <dd data-testid="swap-spread">{t('web.swap.spreadValue', { percent: percent(quote.spreadBps) })}</dd>
         </div>
         <div>
           <dt>{t('web.swap.gross')}</dt>
@@ -80,7 +81,7 @@ function QuoteDetails({ held, now, onRequote, requoting }: { held: HeldQuote; no
           </dd>
         </div>
         <div>
-          <dt>{t('web.swap.fee', { percent: bpsToPercent(quote.feeBps) })}</dt>
+          <dt>{t('web.swap.fee', { percent: percent(quote.feeBps) })}</dt>
           <dd data-testid="swap-fee">
             <Amount value={quote.fee} unit={quote.toAsset} />
           </dd>
