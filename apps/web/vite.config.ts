@@ -28,5 +28,5 @@ export default defineConfig({
       },
     },
   },
-  server: { proxy: { '/home': 'http://localhost:8080' } },
+  server: { proxy: { '/home': 'http://localhost:8080', '/ws': { target: 'ws://localhost:8080', ws: true } } },
 });

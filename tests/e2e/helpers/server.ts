@@ -22,7 +22,7 @@ export interface E2eServer {
   baseUrl: string;
   db: Db;
   app: FastifyInstance;
-  /** The running market (simulator), unless started with `{ market: false }`. */
+  /** The running market (simulator, or only recorded ticks), unless started with `{ market: false }`. */
   market?: MarketService;
   close: () => Promise<void>;
 }
@@ -31,8 +31,10 @@ export interface StartServerOptions {
   /**
    * Run a real MarketService with the simulator (fixed seed, fast ticks), so pages see live prices
    * and /ws. On by default; record known prices with recordTicksForTest(server.db, …).
+   * 'recorded': a MarketService with no feed, so the only prices are the ones a test records
+   * (helpers/market.ts recordKnownTicks) and every figure derived from them is known.
    */
-  market?: boolean;
+  market?: boolean | 'recorded';
 }
 
 /**
@@ -54,7 +56,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<E2e
       : new MarketService({
           db: testDb.db,
           symbols: config.MARKET_SYMBOLS,
-          feed: new SimulatorFeed({ symbols: config.MARKET_SYMBOLS, seed: 'e2e', tickIntervalMs: 100 }),
+          feed:
+            options.market === 'recorded'
+              ? undefined
+              : new SimulatorFeed({ symbols: config.MARKET_SYMBOLS, seed: 'e2e', tickIntervalMs: 100 }),
           flushIntervalMs: 50,
           tailIntervalMs: 50,
         });

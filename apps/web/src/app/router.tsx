@@ -1,6 +1,9 @@
 import { createBrowserRouter, Navigate, type RouteObject, useLocation } from 'react-router';
 import { setSessionNavigator } from '../shared/api/client.ts';
 import { AssetsPage } from '../routes/mobile/assets/AssetsPage.tsx';
+import { RecordsPage } from '../routes/mobile/assets/RecordsPage.tsx';
+import { ConversionPage, FlashExchangePage } from '../routes/mobile/assets/SwapPages.tsx';
+import { TransferPage } from '../routes/mobile/assets/TransferPage.tsx';
 import { ErrorPage, NotFoundPage } from '../routes/mobile/error/ErrorPages.tsx';
 import { ForgetPage } from '../routes/mobile/forget/ForgetPage.tsx';
 import { HomePage } from '../routes/mobile/index/HomePage.tsx';
@@ -62,6 +65,11 @@ export const routes: RouteObject[] = [
               { path: '/my', element: <MyPage /> },
             ],
           },
+          // Pages opened from a tab: full screen with a way back, no tab bar.
+          { path: '/assets/transfer', element: <TransferPage /> },
+          { path: '/assets/flashExchange', element: <FlashExchangePage /> },
+          { path: '/assets/conversion', element: <ConversionPage /> },
+          { path: '/assets/records', element: <RecordsPage /> },
         ],
       },
       { path: '*', element: <UnmatchedRoute /> },

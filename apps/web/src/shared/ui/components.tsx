@@ -122,3 +122,97 @@ export function PageHeader({ title, backTo }: { title: string; backTo?: string }
     </header>
   );
 }
+
+export interface SelectOption {
+  value: string;
+  label: string;
+  disabled?: boolean;
+}
+
+type SelectProps = {
+  label: string;
+  value: string;
+  options: SelectOption[];
+  onChange: (value: string) => void;
+  error?: string;
+  hint?: string;
+  /** Shown first with an empty value, for a choice the user must make. */
+  placeholder?: string;
+  name?: string;
+  testId?: string;
+  disabled?: boolean;
+};
+
+/** A labelled native select: every platform shows its own accessible picker. */
+export function SelectField({ label, value, options, onChange, error, hint, placeholder, name, testId, disabled }: SelectProps) {
+  const id = useId();
+  const describedBy = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
+  return (
+    <div className={error ? 'field has-error' : 'field'}>
+      <label htmlFor={id}>{label}</label>
+      <div className="field-control">
+        <select
+          id={id}
+          name={name}
+          value={value}
+          disabled={disabled}
+          data-testid={testId}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          onChange={(event) => onChange(event.target.value)}
+        >
+          {placeholder !== undefined && (
+            <option value="" disabled>
+              {placeholder}
+            </option>
+          )}
+          {options.map((option) => (
+            <option key={option.value} value={option.value} disabled={option.disabled}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      {error ? (
+        <p className="field-error" id={`${id}-error`} role="alert">
+          {error}
+        </p>
+      ) : hint ? (
+        <p className="field-hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** A row of mutually exclusive buttons (e.g. "All | Watchlist"); the pressed one is the current choice. */
+export function Segmented<T extends string>({
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  value: T;
+  options: { value: T; label: string; testId?: string }[];
+  onChange: (value: T) => void;
+}) {
+  return (
+    <fieldset className="segmented">
+      <legend className="visually-hidden">{label}</legend>
+      {options.map((option) => (
+        <button
+          key={option.value}
+          type="button"
+          className={option.value === value ? 'segmented-option active' : 'segmented-option'}
+          aria-pressed={option.value === value}
+          data-testid={option.testId}
+          onClick={() => onChange(option.value)}
+        >
+          {option.label}
+        </button>
+      ))}
+    </fieldset>
+  );
+}

@@ -154,3 +154,53 @@ export function LogoMark({ size = 40 }: { size?: number }) {
     </svg>
   );
 }
+
+/** Two opposed arrows; flipped in right-to-left pages so "from → to" keeps reading forwards. */
+export const TransferIcon = () => (
+  <Icon>
+    <g className="flip-rtl">
+      <path d="M4 8h15" />
+      <path d="m15 4 4 4-4 4" />
+      <path d="M20 16H5" />
+      <path d="m9 12-4 4 4 4" />
+    </g>
+  </Icon>
+);
+
+export const ExchangeIcon = () => (
+  <Icon>
+    <path d="M20 11a8 8 0 0 0-14.3-4.9L4 8" />
+    <path d="M4 4v4h4" />
+    <path d="M4 13a8 8 0 0 0 14.3 4.9L20 16" />
+    <path d="M20 20v-4h-4" />
+  </Icon>
+);
+
+export const RecordsIcon = () => (
+  <Icon>
+    <path d="M8 6h12M8 12h12M8 18h12" />
+    <circle cx="4" cy="6" r="1" fill="currentColor" />
+    <circle cx="4" cy="12" r="1" fill="currentColor" />
+    <circle cx="4" cy="18" r="1" fill="currentColor" />
+  </Icon>
+);
+
+/** A forward arrow; flipped in right-to-left pages. */
+export const ArrowIcon = () => (
+  <Icon size={18}>
+    <path className="flip-rtl" d="M5 12h14m-5-5 5 5-5 5" />
+  </Icon>
+);
+
+export const SwapVerticalIcon = () => (
+  <Icon size={20}>
+    <path d="M8 4v16m0 0-4-4m4 4 4-4" />
+    <path d="M16 20V4m0 0-4 4m4-4 4 4" />
+  </Icon>
+);
+
+export const StarIcon = ({ filled }: { filled: boolean }) => (
+  <Icon size={22}>
+    <path d="m12 3.5 2.6 5.3 5.9.9-4.3 4.1 1 5.8-5.2-2.7-5.2 2.7 1-5.8-4.3-4.1 5.9-.9z" fill={filled ? 'currentColor' : 'none'} />
+  </Icon>
+);

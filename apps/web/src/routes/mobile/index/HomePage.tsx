@@ -7,7 +7,13 @@ import { useI18n } from '../../../shared/i18n/I18nProvider.tsx';
 import { Card, LoadFailedNotice } from '../../../shared/ui/components.tsx';
 import { CheckIcon, ChevronIcon, ClockIcon, DocumentIcon, LogoMark, MineIcon, ShieldIcon } from '../../../shared/ui/icons.tsx';
 
-const available: MessageKey[] = ['web.home.statusAccount', 'web.home.statusLanguage', 'web.home.statusSupport'];
+const available: MessageKey[] = [
+  'web.home.statusAccount',
+  'web.home.statusAssets',
+  'web.home.statusMarket',
+  'web.home.statusLanguage',
+  'web.home.statusSupport',
+];
 const principles: MessageKey[] = ['web.home.principleLedger', 'web.home.principleMarket', 'web.home.principleFees'];
 
 function QuickLink({ to, icon, label }: { to: string; icon: ReactNode; label: string }) {

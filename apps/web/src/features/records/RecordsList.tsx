@@ -1,0 +1,158 @@
+import { type ContractData, listRecordsContract } from '@keel/contracts';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { api, isSessionError } from '../../shared/api/client.ts';
+import { formatDateTime } from '../../shared/format/time.ts';
+import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
+import { Amount } from '../../shared/ui/Amount.tsx';
+import { Button, Card, LoadFailedNotice, SelectField } from '../../shared/ui/components.tsx';
+import { type AccountKind, accountKindKeys, accountKinds } from '../assets/accounts.ts';
+import { isKnownReason, knownReasons, reasonKeys, referenceKeys } from './reasons.ts';
+
+type RecordsPage = ContractData<typeof listRecordsContract>;
+type LedgerRecord = RecordsPage['items'][number];
+
+export const RECORDS_PAGE_SIZE = 20;
+
+const isKind = (value: string | null): value is AccountKind => value !== null && (accountKinds as readonly string[]).includes(value);
+
+function RecordItem({ record }: { record: LedgerRecord }) {
+  const { t } = useI18n();
+  const reasonLabel = isKnownReason(record.reason) ? t(reasonKeys[record.reason]) : record.reason;
+  const referenceLabel = record.referenceType ? referenceKeys[record.referenceType] : undefined;
+  return (
+    <li className="record" data-testid="record" data-reason={record.reason} data-entry={record.entryId}>
+      <div className="record-head">
+        <span className="record-reason">{reasonLabel}</span>
+        {/* Year/month/day hour:minute:second (spec section 9) reads left to right in every language. */}
+        <time className="muted num" dir="ltr" dateTime={record.createdAt}>
+          {formatDateTime(record.createdAt)}
+        </time>
+      </div>
+      <ul className="record-postings">
+        {record.postings.map((posting, index) => (
+          // Postings have no id of their own; their order within an entry is fixed.
+          // biome-ignore lint/suspicious/noArrayIndexKey: the order of an entry's postings never changes.
+          <li key={index} className="record-posting" data-testid="record-posting" data-account={posting.account} data-asset={posting.asset}>
+            <span>
+              {t(accountKindKeys[posting.account])}
+              {posting.bucket === 'frozen' && <span className="badge">{t('web.records.frozen')}</span>}
+            </span>
+            <Amount value={posting.amount} unit={posting.asset} signed testId="record-amount" />
+          </li>
+        ))}
+      </ul>
+      <p className="record-ref muted">
+        <span>{t('web.records.entry', { id: record.entryId })}</span>
+        {referenceLabel && record.referenceId && <span>{t(referenceLabel, { id: record.referenceId })}</span>}
+      </p>
+    </li>
+  );
+}
+
+/**
+ * /assets/records: every journal entry that touched the user's accounts (decisions page: "the user
+ * sees every entry"), newest first, each with its signed postings; filtered by account and type,
+ * paged. The filters live in the address, so a filtered list can be reloaded or shared.
+ */
+export function RecordsList() {
+  const { t } = useI18n();
+  const [params, setParams] = useSearchParams();
+  const account = isKind(params.get('account')) ? (params.get('account') as AccountKind) : '';
+  const reasonParam = params.get('type') ?? '';
+  const reason = /^[a-z][a-z0-9_.]{1,63}$/.test(reasonParam) ? reasonParam : '';
+  const pageParam = Number.parseInt(params.get('page') ?? '1', 10);
+  const page = Number.isInteger(pageParam) && pageParam >= 1 && pageParam <= 100_000 ? pageParam : 1;
+  const [data, setData] = useState<RecordsPage | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [loading, setLoading] = useState(true);
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    let current = true;
+    void attempt;
+    setLoading(true);
+    setFailed(false);
+    api(listRecordsContract, {
+      query: { page, pageSize: RECORDS_PAGE_SIZE, account: account || undefined, reason: reason || undefined },
+    })
+      .then((answer) => {
+        if (current) setData(answer);
+      })
+      .catch((error: unknown) => {
+        if (current && !isSessionError(error)) setFailed(true);
+      })
+      .finally(() => {
+        if (current) setLoading(false);
+      });
+    return () => {
+      current = false;
+    };
+  }, [page, account, reason, attempt]);
+
+  function setFilter(name: 'account' | 'type' | 'page', value: string) {
+    const next = new URLSearchParams(params);
+    if (value) next.set(name, value);
+    else next.delete(name);
+    // A new filter starts from its first page.
+    if (name !== 'page') next.delete('page');
+    setParams(next, { replace: name !== 'page' });
+  }
+
+  const pages = data ? Math.max(1, Math.ceil(data.total / RECORDS_PAGE_SIZE)) : 1;
+  const typeOptions = [
+    { value: '', label: t('web.records.allTypes') },
+    ...knownReasons.map((code) => ({ value: code, label: t(reasonKeys[code]) })),
+    // A type from a shared address that this version has no label for still shows as chosen.
+    ...(reason && !isKnownReason(reason) ? [{ value: reason, label: reason }] : []),
+  ];
+
+  return (
+    <>
+      <Card className="records-filters">
+        <SelectField
+          label={t('web.records.account')}
+          value={account}
+          options={[{ value: '', label: t('web.records.allAccounts') }, ...accountKinds.map((kind) => ({ value: kind, label: t(accountKindKeys[kind]) }))]}
+          testId="records-account"
+          onChange={(value) => setFilter('account', value)}
+        />
+        <SelectField label={t('web.records.type')} value={reason} options={typeOptions} testId="records-type" onChange={(value) => setFilter('type', value)} />
+      </Card>
+      {failed && <LoadFailedNotice onRetry={() => setAttempt((value) => value + 1)} />}
+      <Card>
+        {data === null ? (
+          <p className="muted">{t('web.common.loading')}</p>
+        ) : data.items.length === 0 ? (
+          <p className="muted" data-testid="records-empty">
+            {t('web.records.empty')}
+          </p>
+        ) : (
+          <ul className="records" aria-busy={loading || undefined} data-testid="records">
+            {data.items.map((record) => (
+              <RecordItem key={record.entryId} record={record} />
+            ))}
+          </ul>
+        )}
+        {data && data.total > RECORDS_PAGE_SIZE && (
+          <nav className="pager" aria-label={t('web.records.pages')}>
+            <Button variant="secondary" className="btn-small" disabled={page <= 1 || loading} onClick={() => setFilter('page', String(page - 1))} data-testid="records-prev">
+              {t('web.records.previous')}
+            </Button>
+            <span data-testid="records-page">{t('web.records.pageOf', { page, pages })}</span>
+            <Button
+              variant="secondary"
+              className="btn-small"
+              disabled={page >= pages || loading}
+              onClick={() => setFilter('page', String(page + 1))}
+              data-testid="records-next"
+            >
+              {t('web.records.next')}
+            </Button>
+          </nav>
+        )}
+        {data && <p className="field-hint" data-testid="records-total">{t('web.records.total', { count: data.total })}</p>}
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,26 @@
+import type { MessageKey } from '@keel/locales';
+
+/**
+ * The reason codes the ledger writes today, with their labels. Codes of later features (deposits,
+ * options settlement…) show as their code until they get a label here.
+ */
+export const reasonKeys = {
+  'transfer.internal': 'web.records.reason.transferInternal',
+  swap: 'web.records.reason.swap',
+  'demo.fund': 'web.records.reason.demoFund',
+  'hold.place': 'web.records.reason.holdPlace',
+  'hold.release': 'web.records.reason.holdRelease',
+} as const satisfies Record<string, MessageKey>;
+
+export type KnownReason = keyof typeof reasonKeys;
+
+export const knownReasons = Object.keys(reasonKeys) as KnownReason[];
+
+export function isKnownReason(code: string): code is KnownReason {
+  return code in reasonKeys;
+}
+
+/** What a record's reference names, when it is more than the user themself. */
+export const referenceKeys: Record<string, MessageKey> = {
+  swap_quote: 'web.records.ref.swapQuote',
+};

@@ -1,0 +1,368 @@
+import { ApiError, type ContractData, createSwapQuoteContract, executeSwapContract, swapQuoteSchema } from '@keel/contracts';
+import { type FormEvent, useState } from 'react';
+import { Link } from 'react-router';
+import { useActionKey } from '../../shared/api/action-key.ts';
+import { api, isSessionError } from '../../shared/api/client.ts';
+import { bpsToPercent, checkAmountInput, formatDecimal, normaliseAmountInput } from '../../shared/format/decimal.ts';
+import { formatDateTime } from '../../shared/format/time.ts';
+import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
+import { Amount } from '../../shared/ui/Amount.tsx';
+import { Button, Card, LoadFailedNotice, Notice, SelectField, TextField } from '../../shared/ui/components.tsx';
+import { ArrowIcon, ClockIcon } from '../../shared/ui/icons.tsx';
+import { useNow } from '../../shared/ui/useNow.ts';
+import { type AccountKind, accountKindKeys, accountKinds, type AssetCode, assetCodes, balanceOf, scaleOf } from '../assets/accounts.ts';
+import { amountProblemText } from '../assets/amount-problems.ts';
+import { useAccounts } from '../assets/useAccounts.ts';
+import { type HeldQuote, holdQuote, isExpired, secondsLeft } from './quote-clock.ts';
+
+type Executed = ContractData<typeof executeSwapContract>;
+
+const isKind = (value: string): value is AccountKind => (accountKinds as readonly string[]).includes(value);
+const isAsset = (value: string): value is AssetCode => (assetCodes as readonly string[]).includes(value);
+
+/** Rates carry 12 decimals so that amount × rate = gross receipt can be checked by hand. */
+const RATE_DECIMALS = 12;
+
+function QuoteDetails({ held, now, onRequote, requoting }: { held: HeldQuote; now: number; onRequote: () => void; requoting: boolean }) {
+  const { t, locale } = useI18n();
+  const { quote } = held;
+  const percent = (bps: number) => formatDecimal(bpsToPercent(bps), locale, { minFractionDigits: 2 });
+  const left = secondsLeft(held, now);
+  const expired = isExpired(held, now);
+  const ttlSeconds = Math.max(1, Math.round((quote.expiresAtMs - quote.createdAtMs) / 1000));
+  return (
+    <div className="quote" data-testid="swap-quote" data-quote-id={quote.quoteId}>
+      <div className={expired ? 'quote-timer expired' : 'quote-timer'}>
+        <ClockIcon />
+        {expired ? (
+          <span role="status" data-testid="swap-expired">
+            {t('web.swap.expired')}
+          </span>
+        ) : (
+          <span data-testid="swap-countdown" data-seconds={left}>
+            {t('web.swap.validFor', { seconds: left })}
+          </span>
+        )}
+        <span
+          className="quote-timer-bar"
+          role="progressbar"
+          aria-label={t('web.swap.timeLeft')}
+          aria-valuemin={0}
+          aria-valuemax={ttlSeconds}
+          aria-valuenow={left}
+          style={{ inlineSize: `${(100 * left) / ttlSeconds}%` }}
+        />
+      </div>
+      <dl className="facts">
+        <div>
+          <dt>{t('web.swap.rate')}</dt>
+          <dd data-testid="swap-rate">
+            <bdi dir="ltr" className="num num-wrap">
+              1 {quote.fromAsset} = <Amount value={quote.rate} max={RATE_DECIMALS} unit={quote.toAsset} />
+            </bdi>
+          </dd>
+        </div>
+        <div>
+          <dt>{t('web.swap.midRate')}</dt>
+          <dd data-testid="swap-mid-rate">
+            <bdi dir="ltr" className="num num-wrap">
+              1 {quote.fromAsset} = <Amount value={quote.midRate} max={RATE_DECIMALS} unit={quote.toAsset} />
+            </bdi>
+          </dd>
+        </div>
+        <div>
+          <dt>{t('web.swap.spread')}</dt>
+          <dd data-testid="swap-spread">{t('web.swap.spreadValue', { percent: percent(quote.spreadBps) })}</dd>
+        </div>
+        <div>
+          <dt>{t('web.swap.gross')}</dt>
+          <dd>
+            <Amount value={quote.grossReceive} unit={quote.toAsset} />
+          </dd>
+        </div>
+        <div>
+          <dt>{t('web.swap.fee', { percent: percent(quote.feeBps) })}</dt>
+          <dd data-testid="swap-fee">
+            <Amount value={quote.fee} unit={quote.toAsset} />
+          </dd>
+        </div>
+        <div className="facts-strong">
+          <dt>{t('web.swap.estimatedReceipt')}</dt>
+          <dd>
+            <Amount value={quote.estimatedReceive} unit={quote.toAsset} testId="swap-estimate" />
+          </dd>
+        </div>
+      </dl>
+      <details className="quote-ticks" open>
+        <summary>{t('web.swap.ticksUsed')}</summary>
+        <ul>
+          {quote.ticks.map((tick) => (
+            <li key={tick.tickId} data-testid="swap-tick">
+              <span>
+                <bdi dir="ltr">{tick.symbol}</bdi> <Amount value={tick.price} max={8} />
+              </span>
+              <span className="muted">
+                {t('web.swap.tickMeta', { time: formatDateTime(new Date(tick.atMs).toISOString()), source: tick.source, id: tick.tickId })}
+              </span>
+            </li>
+          ))}
+        </ul>
+        {quote.fromAsset === 'USDT' || quote.toAsset === 'USDT' ? (
+          <p className="field-hint">{t('web.swap.usdtIsOne')}</p>
+        ) : null}
+      </details>
+      {expired && (
+        <Button variant="secondary" block busy={requoting} onClick={onRequote} data-testid="swap-requote">
+          {t('web.swap.newQuote')}
+        </Button>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The swap (flash exchange) between USDT, BTC and ETH within one account type: amount → quote
+ * (rate, mid rate, spread, fee, receipt and the recorded ticks, held 10 s) → confirm. With
+ * `account` set (the coin account for /assets/flashExchange) the source wallet is fixed; without
+ * it (/assets/conversion) the user picks it.
+ */
+export function SwapForm({ account: fixedAccount }: { account?: AccountKind }) {
+  const { t, tServer } = useI18n();
+  const { accounts, failed, reload, update } = useAccounts();
+  const actionKey = useActionKey();
+  const [account, setAccount] = useState<AccountKind>(fixedAccount ?? 'coin');
+  const [fromAsset, setFromAsset] = useState<AssetCode>('USDT');
+  const [toAsset, setToAsset] = useState<AssetCode>('BTC');
+  const [amount, setAmount] = useState('');
+  const [checked, setChecked] = useState(false);
+  const [held, setHeld] = useState<HeldQuote | null>(null);
+  const [quoting, setQuoting] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [executed, setExecuted] = useState<Executed | null>(null);
+  const now = useNow(held !== null);
+
+  const available = balanceOf(accounts, account, fromAsset)?.available;
+  const scale = scaleOf(fromAsset, accounts ?? undefined);
+  const amountProblem = checkAmountInput(amount, scale, available);
+  const expired = held !== null && isExpired(held, now);
+
+  function edited() {
+    setHeld(null);
+    setFormError(null);
+    setNotice(null);
+    setExecuted(null);
+  }
+
+  async function requestQuote(body: { account: AccountKind; fromAsset: AssetCode; toAsset: AssetCode; amount: string }) {
+    setQuoting(true);
+    setFormError(null);
+    const sentAt = Date.now();
+    try {
+      const quote = await api(createSwapQuoteContract, { body });
+      setHeld(holdQuote(quote, sentAt));
+    } catch (error) {
+      setHeld(null);
+      if (isSessionError(error)) return;
+      setFormError(error instanceof ApiError ? tServer(error.message) : t('web.common.loadFailed'));
+    } finally {
+      setQuoting(false);
+    }
+  }
+
+  function submitQuote(event: FormEvent) {
+    event.preventDefault();
+    setChecked(true);
+    setExecuted(null);
+    setNotice(null);
+    if (amountProblem) return;
+    void requestQuote({ account, fromAsset, toAsset, amount: normaliseAmountInput(amount) });
+  }
+
+  function requote() {
+    if (!held) return;
+    setNotice(null);
+    const { quote } = held;
+    void requestQuote({ account: quote.account, fromAsset: quote.fromAsset, toAsset: quote.toAsset, amount: quote.amount });
+  }
+
+  async function confirm() {
+    if (!held || expired) return;
+    const quoteId = held.quote.quoteId;
+    setConfirming(true);
+    setFormError(null);
+    setNotice(null);
+    const sentAt = Date.now();
+    try {
+      const answer = await api(executeSwapContract, { body: { quoteId }, idempotencyKey: actionKey.keyFor(quoteId) });
+      actionKey.settle();
+      update([answer.from, answer.to]);
+      setExecuted(answer);
+      setHeld(null);
+      setAmount('');
+      setChecked(false);
+    } catch (error) {
+      actionKey.settle(error);
+      if (isSessionError(error)) return;
+      if (error instanceof ApiError && error.data && typeof error.data === 'object' && 'freshQuote' in error.data) {
+        // Refused for expiry: the server priced the same swap again; show that quote instead.
+        const fresh = swapQuoteSchema.safeParse((error.data as { freshQuote: unknown }).freshQuote);
+        if (fresh.success) {
+          setHeld(holdQuote(fresh.data, sentAt));
+          setNotice(tServer(error.message));
+          return;
+        }
+      }
+      setFormError(error instanceof ApiError ? tServer(error.message) : t('web.common.loadFailed'));
+    } finally {
+      setConfirming(false);
+    }
+  }
+
+  return (
+    <>
+      {failed && <LoadFailedNotice onRetry={reload} />}
+      {executed && (
+        <Card className="result-card">
+          <Notice testId="swap-result">
+            {t('web.swap.done')}{' '}
+            <bdi dir="ltr" className="num swap-pair">
+              <Amount value={executed.quote.amount} unit={executed.quote.fromAsset} /> <ArrowIcon />{' '}
+              <Amount value={executed.received} unit={executed.quote.toAsset} testId="swap-result-received" />
+            </bdi>
+          </Notice>
+          <dl className="facts">
+            <div>
+              <dt>{t('web.swap.balanceOf', { asset: executed.from.asset, account: t(accountKindKeys[executed.from.kind]) })}</dt>
+              <dd>
+                <Amount value={executed.from.available} unit={executed.from.asset} testId="swap-result-from" />
+              </dd>
+            </div>
+            <div>
+              <dt>{t('web.swap.balanceOf', { asset: executed.to.asset, account: t(accountKindKeys[executed.to.kind]) })}</dt>
+              <dd>
+                <Amount value={executed.to.available} unit={executed.to.asset} testId="swap-result-to" />
+              </dd>
+            </div>
+          </dl>
+          <Link to="/assets/records" className="btn btn-secondary btn-block">
+            {t('web.swap.seeRecords')}
+          </Link>
+        </Card>
+      )}
+      <form className="card form-card" onSubmit={submitQuote} noValidate>
+        {fixedAccount ? (
+          <dl className="facts">
+            <div>
+              <dt>{t('web.swap.wallet')}</dt>
+              <dd data-testid="swap-wallet">{t(accountKindKeys[fixedAccount])}</dd>
+            </div>
+          </dl>
+        ) : (
+          <SelectField
+            label={t('web.swap.wallet')}
+            value={account}
+            options={accountKinds.map((kind) => ({ value: kind, label: t(accountKindKeys[kind]) }))}
+            testId="swap-account"
+            onChange={(value) => {
+              if (!isKind(value)) return;
+              setAccount(value);
+              edited();
+            }}
+          />
+        )}
+        <div className="swap-assets">
+          <SelectField
+            label={t('web.swap.from')}
+            value={fromAsset}
+            options={assetCodes.map((code) => ({ value: code, label: code }))}
+            testId="swap-from"
+            onChange={(value) => {
+              if (!isAsset(value)) return;
+              setFromAsset(value);
+              if (value === toAsset) setToAsset(fromAsset);
+              edited();
+            }}
+          />
+          <span className="swap-assets-arrow">
+            <ArrowIcon />
+          </span>
+          <SelectField
+            label={t('web.swap.to')}
+            value={toAsset}
+            options={assetCodes.map((code) => ({ value: code, label: code, disabled: code === fromAsset }))}
+            testId="swap-to"
+            onChange={(value) => {
+              if (!isAsset(value) || value === fromAsset) return;
+              setToAsset(value);
+              edited();
+            }}
+          />
+        </div>
+        <div className="amount-field">
+          <TextField
+            label={t('web.swap.amount', { asset: fromAsset })}
+            name="amount"
+            inputMode="decimal"
+            autoComplete="off"
+            placeholder={t('web.transfer.amountPlaceholder')}
+            value={amount}
+            maxLength={40}
+            data-testid="swap-amount"
+            onChange={(event) => {
+              setAmount(event.target.value);
+              edited();
+            }}
+            error={
+              checked
+                ? amountProblemText(t, amountProblem, { asset: fromAsset, scale, requiredText: t('web.swap.quantityRequired') })
+                : undefined
+            }
+          />
+          <div className="amount-meta">
+            <span className="muted">
+              {t('web.transfer.available')}{' '}
+              {available === undefined ? '…' : <Amount value={available} unit={fromAsset} testId="swap-available" />}
+            </span>
+            <Button
+              variant="ghost"
+              className="btn-small"
+              disabled={available === undefined}
+              data-testid="swap-all"
+              onClick={() => {
+                if (available === undefined) return;
+                setAmount(available);
+                edited();
+              }}
+            >
+              {t('web.transfer.all')}
+            </Button>
+          </div>
+        </div>
+        {formError && (
+          <Notice tone="error" testId="form-error">
+            {formError}
+          </Notice>
+        )}
+        {notice && (
+          <Notice tone="warning" testId="swap-notice">
+            {notice}
+          </Notice>
+        )}
+        {held ? (
+          <>
+            <QuoteDetails held={held} now={now} onRequote={requote} requoting={quoting} />
+            <Button block busy={confirming} disabled={expired} onClick={() => void confirm()} data-testid="swap-confirm">
+              {t('web.swap.confirm')}
+            </Button>
+          </>
+        ) : (
+          <Button type="submit" block busy={quoting} data-testid="swap-get-quote">
+            {t('web.swap.getQuote')}
+          </Button>
+        )}
+      </form>
+    </>
+  );
+}

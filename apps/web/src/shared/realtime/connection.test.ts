@@ -1,0 +1,372 @@
+import type { WsClientFrame, WsServerFrame } from '@keel/contracts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type ChannelHandlers, defaultSocketUrl, RealtimeConnection, type SocketLike } from './connection.ts';
+
+/** A socket the test opens, feeds and closes by hand; it records what the client sent. */
+class FakeSocket implements SocketLike {
+  readyState = 0;
+  readonly sent: WsClientFrame[] = [];
+  closedByClient = false;
+  onopen: ((event: unknown) => void) | null = null;
+  onclose: ((event: unknown) => void) | null = null;
+  onerror: ((event: unknown) => void) | null = null;
+  onmessage: ((event: { data: unknown }) => void) | null = null;
+  constructor(readonly url: string) {}
+  send(data: string) {
+    this.sent.push(JSON.parse(data) as WsClientFrame);
+  }
+  close() {
+    this.closedByClient = true;
+    this.readyState = 3;
+  }
+  // Driven by the test:
+  open() {
+    this.readyState = 1;
+    this.onopen?.({});
+  }
+  receive(frame: WsServerFrame | string) {
+    this.onmessage?.({ data: typeof frame === 'string' ? frame : JSON.stringify(frame) });
+  }
+  drop() {
+    this.readyState = 3;
+    this.onclose?.({});
+  }
+}
+
+const tick = (tickId: string, price = '100.00000000', symbol = 'BTC/USDT'): WsServerFrame => ({
+  type: 'tick',
+  tick: { tickId, symbol, price, atMs: 1_700_000_000_000, source: 'simulator' },
+});
+
+const subscribed = (channels: string[], replayTruncated = false, replayedTicks = 0): WsServerFrame => ({
+  type: 'subscribed',
+  channels,
+  replayedTicks,
+  replayTruncated,
+});
+
+let sockets: FakeSocket[];
+let random: number;
+
+function makeConnection(overrides: Partial<ConstructorParameters<typeof RealtimeConnection>[0]> = {}) {
+  return new RealtimeConnection({
+    url: () => 'ws://example.test/ws',
+    createSocket: (url) => {
+      const socket = new FakeSocket(url);
+      sockets.push(socket);
+      return socket;
+    },
+    random: () => random,
+    backoffBaseMs: 1_000,
+    backoffMaxMs: 16_000,
+    heartbeatMs: 20_000,
+    pongTimeoutMs: 5_000,
+    lingerMs: 3_000,
+    ...overrides,
+  });
+}
+
+const last = () => sockets[sockets.length - 1]!;
+
+function recorder(): ChannelHandlers & { frames: WsServerFrame[]; resyncs: number } {
+  const handlers = {
+    frames: [] as WsServerFrame[],
+    resyncs: 0,
+    onFrame: (frame: WsServerFrame) => handlers.frames.push(frame),
+    onResync: () => {
+      handlers.resyncs += 1;
+    },
+  };
+  return handlers;
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  sockets = [];
+  random = 0.5;
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('subscriptions', () => {
+  it('opens one socket lazily and subscribes each channel once, however many listen', () => {
+    const connection = makeConnection();
+    expect(sockets).toHaveLength(0);
+    const a = recorder();
+    const b = recorder();
+    connection.subscribe('ticks', a);
+    connection.subscribe('ticks', b);
+    expect(sockets).toHaveLength(1);
+    expect(connection.status()).toBe('connecting');
+    last().open();
+    expect(last().sent).toEqual([{ op: 'subscribe', channels: ['ticks'] }]);
+    expect(connection.status()).toBe('open');
+
+    last().receive(tick('7'));
+    expect(a.frames).toHaveLength(1);
+    expect(b.frames).toHaveLength(1);
+
+    // A channel added on an open socket is subscribed at once, without a replay.
+    connection.subscribe('candles:BTC/USDT:1m', recorder());
+    expect(last().sent.at(-1)).toEqual({ op: 'subscribe', channels: ['candles:BTC/USDT:1m'] });
+  });
+
+  it('unsubscribes when the last listener leaves, and closes the socket after the linger', () => {
+    const connection = makeConnection();
+    const leaveA = connection.subscribe('ticks', recorder());
+    const leaveB = connection.subscribe('ticks', recorder());
+    last().open();
+    leaveA();
+    leaveA(); // leaving twice changes nothing
+    expect(last().sent).toHaveLength(1);
+    leaveB();
+    expect(last().sent.at(-1)).toEqual({ op: 'unsubscribe', channels: ['ticks'] });
+    expect(last().closedByClient).toBe(false);
+    vi.advanceTimersByTime(3_000);
+    expect(last().closedByClient).toBe(true);
+    expect(connection.status()).toBe('idle');
+    // No reconnect for a socket nobody needs.
+    vi.advanceTimersByTime(60_000);
+    expect(sockets).toHaveLength(1);
+  });
+
+  it('keeps the socket when a channel is subscribed again within the linger', () => {
+    const connection = makeConnection();
+    const leave = connection.subscribe('ticks', recorder());
+    last().open();
+    leave();
+    vi.advanceTimersByTime(1_000);
+    connection.subscribe('ticks', recorder());
+    vi.advanceTimersByTime(10_000);
+    expect(sockets).toHaveLength(1);
+    expect(last().closedByClient).toBe(false);
+    expect(last().sent.at(-1)).toEqual({ op: 'subscribe', channels: ['ticks'] });
+  });
+
+  it('routes candles to their channel and ignores malformed frames', () => {
+    const connection = makeConnection();
+    const candles = recorder();
+    const ticks = recorder();
+    connection.subscribe('candles:ETH/USDT:5m', candles);
+    connection.subscribe('ticks', ticks);
+    last().open();
+    last().receive('not json');
+    last().receive(JSON.stringify({ type: 'tick', tick: { tickId: 'x' } }));
+    last().receive({
+      type: 'candle',
+      symbol: 'ETH/USDT',
+      interval: '5m',
+      candle: { openTimeMs: 0, open: '1', high: '2', low: '1', close: '2', tickCount: 3 },
+    });
+    expect(candles.frames.map((frame) => frame.type)).toEqual(['candle']);
+    expect(ticks.frames).toEqual([]);
+  });
+});
+
+describe('reconnect', () => {
+  it('backs off exponentially with jitter, capped, and starts over after a healthy frame', () => {
+    const connection = makeConnection();
+    connection.subscribe('ticks', recorder());
+    const delays: number[] = [];
+    // Each attempt fails at once; measure how long until the next socket appears.
+    for (let i = 0; i < 7; i += 1) {
+      const count = sockets.length;
+      last().drop();
+      expect(connection.status()).toBe('reconnecting');
+      let waited = 0;
+      while (sockets.length === count) {
+        vi.advanceTimersByTime(100);
+        waited += 100;
+      }
+      delays.push(waited);
+    }
+    // random = 0.5: three quarters of the ceiling 1 s, 2 s, 4 s, 8 s, 16 s, 16 s, 16 s.
+    expect(delays).toEqual([800, 1_500, 3_000, 6_000, 12_000, 12_000, 12_000]);
+
+    // A frame on an open connection resets the backoff.
+    last().open();
+    last().receive(subscribed(['ticks']));
+    last().drop();
+    vi.advanceTimersByTime(749);
+    const before = sockets.length;
+    vi.advanceTimersByTime(51);
+    expect(sockets.length).toBe(before + 1);
+  });
+
+  it('spreads the delay between half and all of the ceiling', () => {
+    for (const [value, expected] of [
+      [0, 500],
+      [0.999, 999],
+    ] as const) {
+      sockets = [];
+      random = value;
+      const connection = makeConnection();
+      connection.subscribe('ticks', recorder());
+      last().drop();
+      vi.advanceTimersByTime(expected - 1);
+      expect(sockets).toHaveLength(1);
+      vi.advanceTimersByTime(1);
+      expect(sockets).toHaveLength(2);
+      connection.dispose();
+    }
+  });
+
+  it('retries at once when asked (the device came back online)', () => {
+    const connection = makeConnection();
+    connection.subscribe('ticks', recorder());
+    last().drop();
+    connection.retryNow();
+    expect(sockets).toHaveLength(2);
+  });
+
+  it('closes a connection that stops answering and reconnects', () => {
+    const connection = makeConnection();
+    connection.subscribe('ticks', recorder());
+    const first = last();
+    first.open();
+    vi.advanceTimersByTime(20_000);
+    expect(first.sent.at(-1)).toEqual({ op: 'ping' });
+    // A pong in time keeps it.
+    first.receive({ type: 'pong' });
+    vi.advanceTimersByTime(5_000);
+    expect(first.closedByClient).toBe(false);
+    // The next ping goes unanswered.
+    vi.advanceTimersByTime(15_000);
+    vi.advanceTimersByTime(5_000);
+    expect(first.closedByClient).toBe(true);
+    expect(connection.status()).toBe('reconnecting');
+    vi.advanceTimersByTime(1_000);
+    expect(sockets).toHaveLength(2);
+  });
+
+  it('survives a socket that cannot even be created', () => {
+    let fail = true;
+    const connection = makeConnection({
+      createSocket: (url) => {
+        if (fail) throw new Error('blocked');
+        const socket = new FakeSocket(url);
+        sockets.push(socket);
+        return socket;
+      },
+    });
+    connection.subscribe('ticks', recorder());
+    expect(connection.status()).toBe('reconnecting');
+    fail = false;
+    vi.advanceTimersByTime(1_000);
+    expect(sockets).toHaveLength(1);
+  });
+});
+
+describe('resume', () => {
+  it('re-subscribes every channel with the last tick id seen and delivers each tick once', () => {
+    const connection = makeConnection();
+    const ticks = recorder();
+    connection.subscribe('ticks', ticks);
+    last().open();
+    last().receive(subscribed(['ticks']));
+    last().receive(tick('41'));
+    last().receive(tick('42'));
+    expect(connection.lastTickId()).toBe('42');
+
+    last().drop();
+    vi.advanceTimersByTime(1_000);
+    last().open();
+    expect(last().sent).toEqual([{ op: 'subscribe', channels: ['ticks'], sinceTickId: '42' }]);
+    // The replay overlaps what was seen: 42 is dropped, 43 and 44 come through.
+    last().receive(tick('42'));
+    last().receive(tick('43'));
+    last().receive(tick('44'));
+    last().receive(subscribed(['ticks'], false, 2));
+    expect(ticks.frames.filter((frame) => frame.type === 'tick').map((frame) => (frame.type === 'tick' ? frame.tick.tickId : ''))).toEqual([
+      '41',
+      '42',
+      '43',
+      '44',
+    ]);
+    expect(ticks.resyncs).toBe(0);
+  });
+
+  it('compares tick ids as integers, not as text', () => {
+    const connection = makeConnection();
+    const ticks = recorder();
+    connection.subscribe('ticks', ticks);
+    last().open();
+    last().receive(tick('9'));
+    last().receive(tick('10'));
+    expect(connection.lastTickId()).toBe('10');
+    expect(ticks.frames).toHaveLength(2);
+  });
+
+  it('asks for a refetch when the server truncated the replay', () => {
+    const connection = makeConnection();
+    const ticks = recorder();
+    const other = recorder();
+    connection.subscribe('ticks', ticks);
+    connection.subscribe('candles:BTC/USDT:1m', other);
+    last().open();
+    last().receive(tick('5'));
+    last().drop();
+    vi.advanceTimersByTime(1_000);
+    last().open();
+    const resyncsBefore = ticks.resyncs;
+    last().receive(subscribed(['ticks'], true, 2_000));
+    expect(ticks.resyncs).toBe(resyncsBefore + 1);
+  });
+
+  it('refetches candles after a reconnect (they are not replayed) and ticks when no id was seen', () => {
+    const connection = makeConnection();
+    const ticks = recorder();
+    const candles = recorder();
+    connection.subscribe('ticks', ticks);
+    connection.subscribe('candles:BTC/USDT:1m', candles);
+    last().open();
+    // First connection: the screens fetched over HTTP themselves; nothing to resync.
+    expect(ticks.resyncs).toBe(0);
+    expect(candles.resyncs).toBe(0);
+    last().drop();
+    vi.advanceTimersByTime(1_000);
+    last().open();
+    expect(last().sent).toEqual([{ op: 'subscribe', channels: ['ticks', 'candles:BTC/USDT:1m'] }]);
+    expect(ticks.resyncs).toBe(1);
+    expect(candles.resyncs).toBe(1);
+  });
+
+  it('starts afresh after a deliberate close: no replay for the next subscriber', () => {
+    const connection = makeConnection();
+    const leave = connection.subscribe('ticks', recorder());
+    last().open();
+    last().receive(tick('100'));
+    leave();
+    vi.advanceTimersByTime(3_000);
+    const ticks = recorder();
+    connection.subscribe('ticks', ticks);
+    expect(connection.status()).toBe('connecting');
+    last().open();
+    expect(last().sent).toEqual([{ op: 'subscribe', channels: ['ticks'] }]);
+    expect(ticks.resyncs).toBe(0);
+    expect(connection.lastTickId()).toBeNull();
+  });
+
+  it('reports its status to listeners', () => {
+    const connection = makeConnection();
+    const seen: string[] = [];
+    connection.onStatus((status) => seen.push(status));
+    const leave = connection.subscribe('ticks', recorder());
+    last().open();
+    last().drop();
+    vi.advanceTimersByTime(1_000);
+    last().open();
+    leave();
+    vi.advanceTimersByTime(3_000);
+    expect(seen).toEqual(['connecting', 'open', 'reconnecting', 'open', 'idle']);
+  });
+});
+
+describe('defaultSocketUrl', () => {
+  it('follows the page protocol on the same host', () => {
+    expect(defaultSocketUrl({ protocol: 'http:', host: '127.0.0.1:8080' })).toBe('ws://127.0.0.1:8080/ws');
+    expect(defaultSocketUrl({ protocol: 'https:', host: 'keel.example' })).toBe('wss://keel.example/ws');
+  });
+});
