@@ -10,6 +10,7 @@ import { MyPage } from '../routes/mobile/my/MyPage.tsx';
 import { NewsPage } from '../routes/mobile/news/NewsPage.tsx';
 import { RegisterPage } from '../routes/mobile/register/RegisterPage.tsx';
 import { TradePage } from '../routes/mobile/trade/TradePage.tsx';
+import { accountRoutes } from './account-routes.tsx';
 import { RequireAuth } from './guards.tsx';
 import { RootLayout } from './RootLayout.tsx';
 import { isTradeIdPath, TabShell } from './TabShell.tsx';
@@ -62,6 +63,7 @@ export const routes: RouteObject[] = [
               { path: '/my', element: <MyPage /> },
             ],
           },
+          ...accountRoutes,
         ],
       },
       { path: '*', element: <UnmatchedRoute /> },
