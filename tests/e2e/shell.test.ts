@@ -46,6 +46,7 @@ describe('registration and the tab shell', () => {
 
     // Register through the form.
     await page.goto('/register');
+    await page.getByTestId('register-tab-username').click();
     await page.getByLabel('Username').fill(username);
     await page.getByLabel('Password', { exact: true }).fill(password);
     await page.getByLabel('Confirm password').fill(password);
@@ -142,6 +143,7 @@ describe('registration and the tab shell', () => {
       if (new URL(request.url()).pathname === '/home/auth/register') registerCalls += 1;
     });
     await page.goto('/register');
+    await page.getByTestId('register-tab-username').click();
     await page.getByLabel('Username').fill('abc');
     await page.getByLabel('Password', { exact: true }).fill('secret12');
     await page.getByLabel('Confirm password').fill('secret13');
