@@ -39,9 +39,11 @@ export async function createStaff(server: E2eServer, username: string, roles: st
   return { username, password };
 }
 
-/** Logs a staff member in through the back-office form. */
+/** Logs a staff member in through the back-office form (ending any staff session of the context). */
 export async function staffLogin(page: Page, staff: { username: string; password: string }) {
   await page.goto('/admin');
+  await page.evaluate(() => localStorage.removeItem('staffToken'));
+  await page.reload();
   await page.getByLabel('Username').fill(staff.username);
   await page.getByLabel('Password').fill(staff.password);
   await page.getByRole('button', { name: 'Log in' }).click();
