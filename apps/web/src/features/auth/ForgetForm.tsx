@@ -57,6 +57,8 @@ export function ForgetForm() {
       setBusy(false);
       if (!(error instanceof ApiError)) return setFormError(t('web.common.loadFailed'));
       const next = problemsFromServer(error.data, serverFields);
+      // A malformed address is the address's format problem, in this channel's words.
+      if (next.target) next.target = channel === 'email' ? 'emailFormat' : 'phoneFormat';
       if (error.message === errorCatalogue.WRONG_VERIFICATION_CODE.msg) next.code = 'invalid';
       setProblems(next);
       const seconds = error.code === 429 ? retryAfterSeconds(error.data) : undefined;
