@@ -46,7 +46,8 @@ describe('registration and the tab shell', () => {
 
     // Register through the form.
     await page.goto('/register');
-    await page.getByLabel('Username').fill(username);
+    await page.getByTestId('register-tab-username').click();
+    await page.getByRole('textbox', { name: 'Username' }).fill(username);
     await page.getByLabel('Password', { exact: true }).fill(password);
     await page.getByLabel('Confirm password').fill(password);
     await page.getByTestId('agreement').check();
@@ -142,7 +143,8 @@ describe('registration and the tab shell', () => {
       if (new URL(request.url()).pathname === '/home/auth/register') registerCalls += 1;
     });
     await page.goto('/register');
-    await page.getByLabel('Username').fill('abc');
+    await page.getByTestId('register-tab-username').click();
+    await page.getByRole('textbox', { name: 'Username' }).fill('abc');
     await page.getByLabel('Password', { exact: true }).fill('secret12');
     await page.getByLabel('Confirm password').fill('secret13');
     await page.getByTestId('register-submit').click();
@@ -151,7 +153,7 @@ describe('registration and the tab shell', () => {
     await page.getByText('Please read and accept the User Agreement and the Terms of Service').waitFor();
     expect(registerCalls).toBe(0);
 
-    await page.getByLabel('Username').fill(taken.username);
+    await page.getByRole('textbox', { name: 'Username' }).fill(taken.username);
     await page.getByLabel('Confirm password').fill('secret12');
     await page.getByTestId('agreement').check();
     await page.getByTestId('register-submit').click();

@@ -1,14 +1,26 @@
-import { listAuditContract, staffLogoutContract, staffMeContract, type StaffRole } from '@keel/contracts';
+import {
+  listAuditContract,
+  listNotificationsContract,
+  listVerificationsContract,
+  staffLogoutContract,
+  staffMeContract,
+  type StaffRole,
+} from '@keel/contracts';
 import { useCallback, useEffect, useState } from 'react';
 import { AuditPage } from '../features/audit/AuditPage.tsx';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
+import { OutboxPage } from '../features/outbox/OutboxPage.tsx';
 import { UsersPage } from '../features/users/UsersPage.tsx';
+import { VerificationsPage } from '../features/verifications/VerificationsPage.tsx';
 import { api, setSessionLostHandler, staffToken } from '../shared/api.ts';
 import { useI18n } from '../shared/i18n.tsx';
 import { LanguageSelect } from '../shared/LanguageSelect.tsx';
 
 type Staff = { id: string; username: string; roles: StaffRole[] };
-type View = 'users' | 'audit';
+type View = 'users' | 'audit' | 'verifications' | 'outbox';
+
+const allowed = (roles: readonly StaffRole[], contract: { staffRoles?: readonly string[] }) =>
+  roles.some((role) => (contract.staffRoles ?? []).includes(role));
 
 export function App() {
   const { t } = useI18n();
@@ -34,7 +46,10 @@ export function App() {
   if (checking) return <p className="muted center">{t('admin.loading')}</p>;
   if (!staff) return <LoginPage onLoggedIn={loadMe} />;
 
-  const canReadAudit = staff.roles.some((role) => (listAuditContract.staffRoles as readonly string[]).includes(role));
+  const canReadAudit = allowed(staff.roles, listAuditContract);
+  // Pages the server would refuse are not offered (the server refuses them anyway).
+  const canReview = allowed(staff.roles, listVerificationsContract);
+  const canReadOutbox = allowed(staff.roles, listNotificationsContract);
   async function logout() {
     await api(staffLogoutContract).catch(() => {});
     staffToken.clear();
@@ -54,6 +69,16 @@ export function App() {
               {t('admin.nav.audit')}
             </button>
           )}
+          {canReview && (
+            <button type="button" className={view === 'verifications' ? 'tab active' : 'tab'} onClick={() => setView('verifications')}>
+              {t('admin.verifications.nav')}
+            </button>
+          )}
+          {canReadOutbox && (
+            <button type="button" className={view === 'outbox' ? 'tab active' : 'tab'} onClick={() => setView('outbox')}>
+              {t('admin.outbox.nav')}
+            </button>
+          )}
         </nav>
         <span className="who">
           {staff.username} · {staff.roles.map((role) => t(`admin.role.${role}`)).join(', ')}
@@ -63,7 +88,12 @@ export function App() {
           {t('admin.logout')}
         </button>
       </header>
-      <main>{view === 'users' ? <UsersPage roles={staff.roles} /> : <AuditPage />}</main>
+      <main>
+        {view === 'users' && <UsersPage roles={staff.roles} />}
+        {view === 'audit' && canReadAudit && <AuditPage />}
+        {view === 'verifications' && canReview && <VerificationsPage />}
+        {view === 'outbox' && canReadOutbox && <OutboxPage />}
+      </main>
     </div>
   );
 }

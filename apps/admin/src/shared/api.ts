@@ -15,13 +15,16 @@ export function setSessionLostHandler(handler: () => void) {
   onSessionLost = handler;
 }
 
+/** A 401 ends the staff session (back to the login form); every staff call applies this. */
+export function reportStaffError(error: ApiError) {
+  if (error.code === 401) {
+    staffToken.clear();
+    onSessionLost();
+  }
+}
+
 export const api = createApiClient({
   baseUrl: '',
   getToken: staffToken.get,
-  onError: (error: ApiError) => {
-    if (error.code === 401) {
-      staffToken.clear();
-      onSessionLost();
-    }
-  },
+  onError: reportStaffError,
 });

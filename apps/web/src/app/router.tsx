@@ -13,6 +13,7 @@ import { MyPage } from '../routes/mobile/my/MyPage.tsx';
 import { NewsPage } from '../routes/mobile/news/NewsPage.tsx';
 import { RegisterPage } from '../routes/mobile/register/RegisterPage.tsx';
 import { TradePage } from '../routes/mobile/trade/TradePage.tsx';
+import { accountRoutes } from './account-routes.tsx';
 import { RequireAuth } from './guards.tsx';
 import { RootLayout } from './RootLayout.tsx';
 import { isTradeIdPath, TabShell } from './TabShell.tsx';
@@ -70,6 +71,7 @@ export const routes: RouteObject[] = [
           { path: '/assets/flashExchange', element: <FlashExchangePage /> },
           { path: '/assets/conversion', element: <ConversionPage /> },
           { path: '/assets/records', element: <RecordsPage /> },
+          ...accountRoutes,
         ],
       },
       { path: '*', element: <UnmatchedRoute /> },

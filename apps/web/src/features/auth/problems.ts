@@ -12,6 +12,10 @@ const problemKeys: Record<Exclude<FieldProblem, 'passwordsInconsistent'>, Messag
   inviteCodeLength: 'web.validation.inviteCodeLength',
   agreementRequired: 'web.validation.agreementRequired',
   invalid: 'web.validation.invalid',
+  emailFormat: 'web.auth.problem.emailFormat',
+  phoneFormat: 'web.auth.problem.phoneFormat',
+  codeFormat: 'web.auth.problem.codeFormat',
+  sixDigits: 'web.auth.problem.sixDigits',
 };
 
 /** The text of a field problem; "passwords inconsistent" is the server's own catalogue message. */

@@ -12,7 +12,12 @@ export type FieldProblem =
   | 'passwordsInconsistent'
   | 'inviteCodeLength'
   | 'agreementRequired'
-  | 'invalid';
+  | 'invalid'
+  // Issue 4: phone, e-mail, codes and the payment password.
+  | 'emailFormat'
+  | 'phoneFormat'
+  | 'codeFormat'
+  | 'sixDigits';
 
 export interface RegistrationInput {
   username: string;

@@ -1,4 +1,4 @@
-import { logoutContract, type UserStatus } from '@keel/contracts';
+import { logoutContract, type UserStatus, userDisplayName } from '@keel/contracts';
 import type { MessageKey } from '@keel/locales';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -9,7 +9,7 @@ import { formatDate } from '../../../shared/format/time.ts';
 import { useI18n } from '../../../shared/i18n/I18nProvider.tsx';
 import { LanguageSwitcher } from '../../../shared/i18n/LanguageSwitcher.tsx';
 import { Button, Card, LoadFailedNotice } from '../../../shared/ui/components.tsx';
-import { ChevronIcon, DocumentIcon } from '../../../shared/ui/icons.tsx';
+import { ChevronIcon, DocumentIcon, ShieldIcon } from '../../../shared/ui/icons.tsx';
 import { useToast } from '../../../shared/ui/toast.tsx';
 
 const statusKeys: Record<UserStatus, MessageKey> = {
@@ -55,11 +55,11 @@ export function MyPage() {
       <Card className="profile-card">
         <div className="profile-head">
           <span className="avatar" aria-hidden="true">
-            {(user?.username ?? '·').slice(0, 1).toUpperCase()}
+            {(user ? userDisplayName(user) : '·').slice(0, 1).toUpperCase()}
           </span>
           <div>
             <p className="profile-name" data-testid="profile-username">
-              {user ? user.username : t('web.common.loading')}
+              {user ? userDisplayName(user) : t('web.common.loading')}
             </p>
             {user && (
               <span className={`badge badge-${user.status}`} data-testid="profile-status">
@@ -70,10 +70,12 @@ export function MyPage() {
         </div>
         {user && (
           <dl className="facts">
-            <div>
-              <dt>{t('web.my.username')}</dt>
-              <dd>{user.username}</dd>
-            </div>
+            {user.username !== null && (
+              <div>
+                <dt>{t('web.my.username')}</dt>
+                <dd>{user.username}</dd>
+              </div>
+            )}
             <div>
               <dt>{t('web.my.inviteCode')}</dt>
               <dd className="facts-with-action">
@@ -97,6 +99,26 @@ export function MyPage() {
             </div>
           </dl>
         )}
+      </Card>
+
+      <Card>
+        <h2 className="card-title">{t('web.settings.accountAndSecurity')}</h2>
+        <nav className="list" aria-label={t('web.settings.accountAndSecurity')}>
+          <Link to="/person/setting" className="list-link" data-testid="my-settings">
+            <span className="list-link-icon">
+              <ShieldIcon />
+            </span>
+            <span className="list-link-label">{t('web.settings.title')}</span>
+            <ChevronIcon />
+          </Link>
+          <Link to="/person/authentication" className="list-link" data-testid="my-verification">
+            <span className="list-link-icon">
+              <DocumentIcon />
+            </span>
+            <span className="list-link-label">{t('web.verification.centreTitle')}</span>
+            <ChevronIcon />
+          </Link>
+        </nav>
       </Card>
 
       <Card>

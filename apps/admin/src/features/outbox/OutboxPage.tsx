@@ -1,0 +1,107 @@
+import { type ContractData, listNotificationsContract } from '@keel/contracts';
+import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { api } from '../../shared/api.ts';
+import { ErrorAlert } from '../../shared/ErrorAlert.tsx';
+import { formatDateTime } from '../../shared/format.ts';
+import { useI18n } from '../../shared/i18n.tsx';
+import { Pager } from '../../shared/Pager.tsx';
+
+type Notification = ContractData<typeof listNotificationsContract>['items'][number];
+const PAGE_SIZE = 20;
+
+/**
+ * The notification outbox (roles admin and support): what Keel sent or would send, newest first.
+ * With no mail server or SMS provider configured, codes stay here for staff to pass on; a body is
+ * blanked once a provider delivered it. Every view is written to the audit log.
+ */
+export function OutboxPage() {
+  const { t, describeError } = useI18n();
+  const [target, setTarget] = useState('');
+  const [applied, setApplied] = useState('');
+  const [page, setPage] = useState(1);
+  const [result, setResult] = useState<{ items: Notification[]; total: number } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      setResult(await api(listNotificationsContract, { query: { page, pageSize: PAGE_SIZE, target: applied || undefined } }));
+      setError(null);
+    } catch (caught) {
+      setError(describeError(caught));
+    }
+  }, [page, applied, describeError]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  function search(event: FormEvent) {
+    event.preventDefault();
+    setPage(1);
+    setApplied(target.trim());
+  }
+
+  const pages = result ? Math.max(1, Math.ceil(result.total / PAGE_SIZE)) : 1;
+  return (
+    <section>
+      <h2>{t('admin.outbox.title')}</h2>
+      <p className="muted">{t('admin.outbox.intro')}</p>
+      <search>
+        <form className="toolbar" onSubmit={search}>
+          <input
+            aria-label={t('admin.outbox.search')}
+            placeholder={t('admin.outbox.search')}
+            value={target}
+            onChange={(event) => setTarget(event.target.value)}
+            maxLength={254}
+          />
+          <button type="submit">{t('admin.users.searchButton')}</button>
+          <button type="button" className="secondary" onClick={() => void load()}>
+            {t('admin.outbox.refresh')}
+          </button>
+        </form>
+      </search>
+      <ErrorAlert message={error} />
+      {result && (
+        <>
+          <p className="muted">{t('admin.outbox.total', { total: result.total })}</p>
+          <table>
+            <thead>
+              <tr>
+                <th>{t('admin.outbox.time')}</th>
+                <th>{t('admin.outbox.channel')}</th>
+                <th>{t('admin.outbox.target')}</th>
+                <th>{t('admin.outbox.message')}</th>
+                <th>{t('admin.outbox.status')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {result.items.map((item) => (
+                <tr key={item.id} data-testid={`outbox-row-${item.id}`}>
+                  <td>{formatDateTime(item.createdAt)}</td>
+                  <td>{t(`admin.outbox.channel.${item.channel}`)}</td>
+                  <td>{item.target}</td>
+                  <td>
+                    <strong>{item.subject}</strong>
+                    <div className="muted">
+                      <code>{item.topic}</code>
+                    </div>
+                    <p className="body">{item.body === '' ? <span className="muted">{t('admin.outbox.bodyBlanked')}</span> : item.body}</p>
+                  </td>
+                  <td>
+                    <span className={`status status-${item.status}`}>{t(`admin.outbox.status.${item.status}`)}</span>
+                    {item.provider && <div className="muted">{item.provider}</div>}
+                    {item.deliveredAt && <div className="muted">{formatDateTime(item.deliveredAt)}</div>}
+                    {item.attempts > 0 && <div className="muted">{t('admin.outbox.attempts', { attempts: item.attempts })}</div>}
+                    {item.lastError && <div className="error">{item.lastError}</div>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <Pager page={page} pages={pages} onPage={setPage} />
+        </>
+      )}
+    </section>
+  );
+}
