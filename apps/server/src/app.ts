@@ -11,6 +11,7 @@ import type { Config } from './config/env.ts';
 import type { Deps } from './deps.ts';
 import { type MarketPrices, noMarketPrices } from './market/market-prices.ts';
 import type { Db } from './persistence/db.ts';
+import { ledgerBatcherFor } from './persistence/ledger-batcher.ts';
 import { buildOpenApiDocument, renderApiReference } from './http/openapi.ts';
 import { registerRoute, type RouteHandler } from './http/route.ts';
 import { adminRoutes } from './http/routes/admin.routes.ts';
@@ -44,7 +45,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     genReqId: () => randomUUID(),
     requestIdHeader: false,
   });
-  const deps: Deps = { db, config, now: options.now ?? (() => new Date()), logger: app.log, market: options.market ?? noMarketPrices };
+  const deps: Deps = { db, config, now: options.now ?? (() => new Date()), logger: app.log, market: options.market ?? noMarketPrices, ledger: ledgerBatcherFor(db) };
+
 
   app.addHook('onRequest', async (request, reply) => {
     // The id a user can quote to support; the same id is on every log line of the request.

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config/env.ts';
 import type { MarketPrices } from './market/market-prices.ts';
 import type { Db } from './persistence/db.ts';
+import type { LedgerBatcher } from './persistence/ledger-batcher.ts';
 
 /** What use cases are given: the database, the configuration and the clock (never Date.now()). */
 export interface Deps {
@@ -11,4 +12,6 @@ export interface Deps {
   logger: FastifyBaseLogger;
   /** Last recorded ticks; the market module keeps them current. */
   market: MarketPrices;
+  /** The Db's group-commit batcher (ADR 0010): concurrent ledger entries share one transaction. */
+  ledger: LedgerBatcher;
 }

@@ -1,6 +1,6 @@
 import { type AccountBalance, applyEntry, lockOrder } from '@keel/domain';
 import type { Db, Queryable } from './db.ts';
-import { type EntryInput, IdempotencyConflictError, lockAccounts, type PostedEntry, postEntry, postingsHash, toMinor } from './ledger.store.ts';
+import { type EntryInput, IdempotencyConflictError, type PostedEntry, postEntry, postingsHash, toMinor } from './ledger.store.ts';
 
 /**
  * Group commit for the ledger (ADR 0010). Callers submit ledger work concurrently; one flusher per
@@ -73,6 +73,12 @@ export interface LedgerBatcherOptions {
   maxBatchItems?: number;
   /** Items waiting at most (default 10,000); beyond it `post`/`submit` refuse with LedgerQueueFullError. */
   maxQueuedItems?: number;
+  /**
+   * Batches in flight at once (default 1). A second one, on its own connection, can use another
+   * core while the first commits; they cannot deadlock, since each locks its whole account set in
+   * ascending id order before anything else. Pointless on PGlite (one session).
+   */
+  maxBatchesInFlight?: number;
 }
 
 export interface LedgerBatcherStats {
@@ -121,7 +127,10 @@ export class LedgerBatcher {
   readonly #maxBatchItems: number;
   readonly #maxQueuedItems: number;
   #queue: Queued[] = [];
-  #flushing = false;
+  readonly #maxBatchesInFlight: number;
+  #flushers = 0;
+  /** Flushers that have not taken their batch yet: whatever arrives now is theirs. */
+  #flushersBeforeTake = 0;
   #idleWaiters: (() => void)[] = [];
   readonly #stats: LedgerBatcherStats = { batches: 0, items: 0, largestBatchItems: 0, savepointReruns: 0, failedBatches: 0 };
 
@@ -129,7 +138,8 @@ export class LedgerBatcher {
     this.#db = db;
     this.#maxBatchItems = options.maxBatchItems ?? 256;
     this.#maxQueuedItems = options.maxQueuedItems ?? 10_000;
-    if (this.#maxBatchItems < 1 || this.#maxQueuedItems < 1) throw new RangeError('ledger batcher bounds must be positive');
+    this.#maxBatchesInFlight = options.maxBatchesInFlight ?? 1;
+    if (this.#maxBatchItems < 1 || this.#maxQueuedItems < 1 || this.#maxBatchesInFlight < 1) throw new RangeError('ledger batcher bounds must be positive');
   }
 
   /**
@@ -158,7 +168,7 @@ export class LedgerBatcher {
 
   /** Resolves once nothing is queued or running (tests, shutdown). */
   whenIdle(): Promise<void> {
-    if (!this.#flushing && this.#queue.length === 0) return Promise.resolve();
+    if (this.#flushers === 0 && this.#queue.length === 0) return Promise.resolve();
     return new Promise((resolve) => this.#idleWaiters.push(resolve));
   }
 
@@ -166,8 +176,11 @@ export class LedgerBatcher {
     if (this.#queue.length >= this.#maxQueuedItems) return Promise.reject(new LedgerQueueFullError(this.#queue.length));
     return new Promise<T>((resolve, reject) => {
       this.#queue.push(make(resolve, reject));
-      if (!this.#flushing) {
-        this.#flushing = true;
+      // Another flusher only when every running one has taken its batch already (is in the
+      // database): otherwise the waiting one takes this item too.
+      if (this.#flushersBeforeTake === 0 && this.#flushers < this.#maxBatchesInFlight) {
+        this.#flushers += 1;
+        this.#flushersBeforeTake += 1;
         // A microtask, not a timer: work submitted in the same tick shares the batch, and an idle
         // ledger starts at once.
         queueMicrotask(() => void this.#flushLoop());
@@ -177,43 +190,54 @@ export class LedgerBatcher {
 
   async #flushLoop() {
     try {
-      while (this.#queue.length > 0) await this.#runBatch();
+      for (;;) {
+        await this.#runBatch();
+        if (this.#queue.length === 0) break;
+        this.#flushersBeforeTake += 1;
+      }
     } finally {
-      this.#flushing = false;
-      for (const wake of this.#idleWaiters.splice(0)) wake();
+      this.#flushers -= 1;
+      if (this.#flushers === 0 && this.#queue.length === 0) for (const wake of this.#idleWaiters.splice(0)) wake();
     }
   }
 
   /** Takes the waiting items (bounded): called once the transaction is open, so whatever arrived meanwhile joins. */
   #take(): Queued[] {
+    this.#flushersBeforeTake -= 1;
     return this.#queue.splice(0, this.#maxBatchItems);
   }
 
   async #runBatch() {
-    let items: Queued[] = [];
+    // Taken once, after the first attempt's BEGIN; a rerun works on the same items.
+    let items: Queued[] | undefined;
+    const take = () => {
+      items ??= this.#take();
+      return items;
+    };
     let outcomes: Outcome[];
     try {
       try {
-        outcomes = await this.#attempt('combined', (taken) => {
-          items = taken;
-        });
+        outcomes = await this.#attempt('combined', take);
       } catch (error) {
         if (!(error instanceof CombinedWriteFailed)) throw error;
         this.#stats.savepointReruns += 1;
-        outcomes = await this.#attempt('savepoints', () => {}, items);
+        outcomes = await this.#attempt('savepoints', take);
       }
     } catch (error) {
-      // Failed before taking anything (no connection): the waiting items fail now rather than spin.
-      if (items.length === 0) items = this.#take();
+      // Failing before it took anything (no connection), the batch takes the waiting items anyway
+      // and fails them now, rather than spinning on them.
+      const failed = take();
       this.#stats.failedBatches += 1;
       const failure = error instanceof LedgerBatchError ? error : new LedgerBatchError('rolled_back', error);
-      for (const item of items) item.reject(failure);
+      for (const item of failed) item.reject(failure);
       return;
     }
+    const done = take();
+    if (done.length === 0) return;
     this.#stats.batches += 1;
-    this.#stats.items += items.length;
-    this.#stats.largestBatchItems = Math.max(this.#stats.largestBatchItems, items.length);
-    items.forEach((item, index) => {
+    this.#stats.items += done.length;
+    this.#stats.largestBatchItems = Math.max(this.#stats.largestBatchItems, done.length);
+    done.forEach((item, index) => {
       const outcome = outcomes[index]!;
       if (outcome.ok) item.resolve(outcome.value as never);
       else item.reject(outcome.error);
@@ -224,16 +248,18 @@ export class LedgerBatcher {
    * One transaction over the batch. Throws CombinedWriteFailed (rolled back, worth a rerun in
    * savepoints) or LedgerBatchError; otherwise answers one outcome per item, all committed.
    */
-  async #attempt(mode: 'combined' | 'savepoints', onTaken: (items: Queued[]) => void, given?: Queued[]): Promise<Outcome[]> {
+  async #attempt(mode: 'combined' | 'savepoints', take: () => Queued[]): Promise<Outcome[]> {
     let committing = false;
     try {
       return await this.#db.transaction(async (tx) => {
-        const items = given ?? this.#take();
-        onTaken(items);
-        const locked = await lockAccounts(tx, ascending(items.flatMap((item) => item.accountIds)));
-        const outcomes: Outcome[] = new Array(items.length);
+        const items = take();
+        // Another flusher may have taken everything while this one opened its transaction.
+        if (items.length === 0) return [];
         const entries = mode === 'combined' ? items.flatMap((item, index) => (item.kind === 'entry' ? [{ item, index }] : [])) : [];
-        if (entries.length > 0) await postEntriesCombined(tx, locked, entries, outcomes);
+        const keys = [...new Set(entries.flatMap(({ item }) => (item.input.idempotencyKey ? [item.input.idempotencyKey] : [])))];
+        const { locked, journal } = await lockBatch(tx, ascending(items.flatMap((item) => item.accountIds)), keys);
+        const outcomes: Outcome[] = new Array(items.length);
+        if (entries.length > 0) await postEntriesCombined(tx, locked, journal, entries, outcomes);
         for (const [index, item] of items.entries()) {
           if (outcomes[index]) continue;
           outcomes[index] = await runInSavepoint(tx, item);
@@ -287,31 +313,57 @@ function snapshot(current: ReadonlyMap<bigint, AccountBalance>, accountIds: read
   return balances;
 }
 
+interface LockedBatch {
+  locked: Map<bigint, AccountBalance>;
+  /** Entries already in the journal under the batch's idempotency keys. */
+  journal: Map<string, { id: bigint; hash: string }>;
+}
+
+/**
+ * Locks the batch's accounts in ascending id order and reads its idempotency keys, in one round
+ * trip (ledger_lock_batch: the key query runs after the locks are held, on a fresh snapshot).
+ */
+async function lockBatch(tx: Queryable, accountIds: readonly bigint[], keys: readonly string[]): Promise<LockedBatch> {
+  const rows = await tx.query<{
+    id: bigint;
+    asset: string | null;
+    available_minor: string | null;
+    frozen_minor: string | null;
+    allow_negative: boolean | null;
+    idempotency_key: string | null;
+    postings_hash: string | null;
+  }>('SELECT * FROM ledger_lock_batch($1::bigint[], $2::text[])', [accountIds.map(String), keys]);
+  const locked = new Map<bigint, AccountBalance>();
+  const journal = new Map<string, { id: bigint; hash: string }>();
+  for (const row of rows) {
+    if (row.idempotency_key !== null) journal.set(row.idempotency_key, { id: row.id, hash: row.postings_hash! });
+    else {
+      locked.set(row.id, {
+        accountId: row.id,
+        asset: row.asset!,
+        availableMinor: toMinor(row.available_minor),
+        frozenMinor: toMinor(row.frozen_minor),
+        allowNegative: row.allow_negative!,
+      });
+    }
+  }
+  return { locked, journal };
+}
+
 /**
  * The plain entries of a batch, against the balances locked for it: each is checked in memory in
- * turn (the domain rules, then its idempotency key against the journal and the earlier items), and
- * the accepted ones are written by one statement. A refused entry never wrote anything, so it
- * needs no savepoint. Fills `outcomes` for these items.
+ * turn (its idempotency key against the journal and the earlier items, then the domain rules), and
+ * the accepted ones are written by one call. A refused entry never wrote anything, so it needs no
+ * savepoint. A duplicate on other accounts can still commit after the key was read; the unique
+ * index then fails the write and the rerun in savepoints answers it as a replay. Fills `outcomes`.
  */
 async function postEntriesCombined(
   tx: Queryable,
   locked: ReadonlyMap<bigint, AccountBalance>,
+  journal: ReadonlyMap<string, { id: bigint; hash: string }>,
   entries: readonly { item: QueuedEntry; index: number }[],
   outcomes: Outcome[],
 ) {
-  // Checked after the locks, as in postEntry: a concurrent duplicate touching the same accounts has
-  // committed (or not) by now. One on other accounts can still commit meanwhile; the unique index
-  // then fails the combined write and the rerun in savepoints answers it as a replay.
-  const keys = [...new Set(entries.flatMap(({ item }) => (item.input.idempotencyKey ? [item.input.idempotencyKey] : [])))];
-  const journal = new Map<string, { id: bigint; hash: string }>();
-  if (keys.length > 0) {
-    const rows = await tx.query<{ id: bigint; idempotency_key: string; postings_hash: string }>(
-      'SELECT id, idempotency_key, postings_hash FROM journal_entries WHERE idempotency_key = ANY($1::text[])',
-      [keys],
-    );
-    for (const row of rows) journal.set(row.idempotency_key, { id: row.id, hash: row.postings_hash });
-  }
-
   const current = new Map(locked);
   const accepted: { item: QueuedEntry; index: number; balances: Map<bigint, BucketBalances> }[] = [];
   // Later items under a key an earlier item of this batch posted: replays of it, answered once it has an id.
@@ -365,12 +417,7 @@ async function postEntriesCombined(
   }
 }
 
-/**
- * One statement for the whole batch: the new balances (one UPDATE … FROM unnest), the entries and
- * all their postings. Entry ids are drawn from the identity sequence up front, numbered by the
- * item's position, so each posting finds its entry and each caller its id without relying on the
- * order RETURNING happens to use. Answers the entry ids in input order.
- */
+/** Writes the accepted entries, their postings and the changed balances (ledger_write_batch); answers the entry ids in input order. */
 async function writeEntries(tx: Queryable, entries: readonly QueuedEntry[], balances: readonly AccountBalance[]): Promise<bigint[]> {
   const postingEntry: number[] = [];
   const postingAccount: string[] = [];
@@ -386,29 +433,9 @@ async function writeEntries(tx: Queryable, entries: readonly QueuedEntry[], bala
       postingAmount.push(posting.amountMinor.toString());
     }
   });
-  const rows = await tx.query<{ id: bigint }>(
-    `WITH new_balance AS (
-       SELECT * FROM unnest($1::bigint[], $2::numeric[], $3::numeric[]) AS b(id, available_minor, frozen_minor)
-     ), updated AS (
-       UPDATE ledger_accounts a SET available_minor = b.available_minor, frozen_minor = b.frozen_minor
-         FROM new_balance b WHERE a.id = b.id
-     ), new_entry AS MATERIALIZED (
-       SELECT nextval(pg_get_serial_sequence('journal_entries', 'id')) AS id, e.*
-         FROM unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::timestamptz[]) WITH ORDINALITY
-              AS e(reason, reference_type, reference_id, idempotency_key, postings_hash, memo, created_at, position)
-     ), inserted_entry AS (
-       INSERT INTO journal_entries (id, reason, reference_type, reference_id, idempotency_key, postings_hash, memo, created_at)
-       OVERRIDING SYSTEM VALUE
-       SELECT id, reason, reference_type, reference_id, idempotency_key, postings_hash, memo, created_at FROM new_entry ORDER BY position
-     ), inserted_posting AS (
-       INSERT INTO postings (entry_id, account_id, asset, bucket, amount_minor)
-       SELECT e.id, p.account_id, p.asset, p.bucket, p.amount_minor
-         FROM unnest($11::int[], $12::bigint[], $13::text[], $14::text[], $15::numeric[]) WITH ORDINALITY
-              AS p(entry_position, account_id, asset, bucket, amount_minor, n)
-         JOIN new_entry e ON e.position = p.entry_position
-        ORDER BY p.n
-     )
-     SELECT id FROM new_entry ORDER BY position`,
+  const [row] = await tx.query<{ ids: readonly (string | bigint)[] }>(
+    `SELECT ledger_write_batch($1::bigint[], $2::numeric[], $3::numeric[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+                               $9::text[], $10::timestamptz[], $11::int[], $12::bigint[], $13::text[], $14::text[], $15::numeric[]) AS ids`,
     [
       balances.map((balance) => balance.accountId.toString()),
       balances.map((balance) => balance.availableMinor.toString()),
@@ -427,8 +454,9 @@ async function writeEntries(tx: Queryable, entries: readonly QueuedEntry[], bala
       postingAmount,
     ],
   );
-  if (rows.length !== entries.length) throw new Error(`combined write answered ${rows.length} ids for ${entries.length} entries`);
-  return rows.map((row) => row.id);
+  const ids = (row?.ids ?? []).map((id) => BigInt(id));
+  if (ids.length !== entries.length) throw new Error(`ledger_write_batch answered ${ids.length} ids for ${entries.length} entries`);
+  return ids;
 }
 
 const batchers = new WeakMap<Db, LedgerBatcher>();
