@@ -9,11 +9,12 @@ import { type EntryInput, IdempotencyConflictError, type PostedEntry, postEntry,
  * all transfers that arrived while the previous one ran is what buys throughput.
  *
  * - Locks: the batch first locks the union of every account its items touch, in ascending id order,
- *   with one `SELECT … ORDER BY id FOR UPDATE`: the order `postEntry` uses, so batches and ordinary
- *   transactions cannot deadlock.
+ *   with one `SELECT … ORDER BY id FOR UPDATE` (in ledger_lock_batch): the order `postEntry` uses,
+ *   so batches, other batchers' batches and ordinary transactions cannot deadlock.
  * - Failure of one item: a plain entry is checked against the locked balances in memory before
  *   anything is written, so a refused one (insufficient balance, idempotency conflict) writes
- *   nothing and is refused alone; the accepted ones are written together (one statement). A
+ *   nothing and is refused alone; the accepted ones are written together (one call of
+ *   ledger_write_batch: balances, entries, postings). A
  *   callback item (`submit`) runs in its own SAVEPOINT: if it throws, only its writes are rolled back.
  *   If the combined write itself fails (a constraint the memory check did not foresee, a key taken
  *   by a concurrent writer), the batch is rolled back and run again with every item in its own
@@ -73,12 +74,6 @@ export interface LedgerBatcherOptions {
   maxBatchItems?: number;
   /** Items waiting at most (default 10,000); beyond it `post`/`submit` refuse with LedgerQueueFullError. */
   maxQueuedItems?: number;
-  /**
-   * Batches in flight at once (default 1). A second one, on its own connection, can use another
-   * core while the first commits; they cannot deadlock, since each locks its whole account set in
-   * ascending id order before anything else. Pointless on PGlite (one session).
-   */
-  maxBatchesInFlight?: number;
 }
 
 export interface LedgerBatcherStats {
@@ -127,10 +122,7 @@ export class LedgerBatcher {
   readonly #maxBatchItems: number;
   readonly #maxQueuedItems: number;
   #queue: Queued[] = [];
-  readonly #maxBatchesInFlight: number;
-  #flushers = 0;
-  /** Flushers that have not taken their batch yet: whatever arrives now is theirs. */
-  #flushersBeforeTake = 0;
+  #flushing = false;
   #idleWaiters: (() => void)[] = [];
   readonly #stats: LedgerBatcherStats = { batches: 0, items: 0, largestBatchItems: 0, savepointReruns: 0, failedBatches: 0 };
 
@@ -138,8 +130,7 @@ export class LedgerBatcher {
     this.#db = db;
     this.#maxBatchItems = options.maxBatchItems ?? 256;
     this.#maxQueuedItems = options.maxQueuedItems ?? 10_000;
-    this.#maxBatchesInFlight = options.maxBatchesInFlight ?? 1;
-    if (this.#maxBatchItems < 1 || this.#maxQueuedItems < 1 || this.#maxBatchesInFlight < 1) throw new RangeError('ledger batcher bounds must be positive');
+    if (this.#maxBatchItems < 1 || this.#maxQueuedItems < 1) throw new RangeError('ledger batcher bounds must be positive');
   }
 
   /**
@@ -168,7 +159,7 @@ export class LedgerBatcher {
 
   /** Resolves once nothing is queued or running (tests, shutdown). */
   whenIdle(): Promise<void> {
-    if (this.#flushers === 0 && this.#queue.length === 0) return Promise.resolve();
+    if (!this.#flushing && this.#queue.length === 0) return Promise.resolve();
     return new Promise((resolve) => this.#idleWaiters.push(resolve));
   }
 
@@ -176,11 +167,8 @@ export class LedgerBatcher {
     if (this.#queue.length >= this.#maxQueuedItems) return Promise.reject(new LedgerQueueFullError(this.#queue.length));
     return new Promise<T>((resolve, reject) => {
       this.#queue.push(make(resolve, reject));
-      // Another flusher only when every running one has taken its batch already (is in the
-      // database): otherwise the waiting one takes this item too.
-      if (this.#flushersBeforeTake === 0 && this.#flushers < this.#maxBatchesInFlight) {
-        this.#flushers += 1;
-        this.#flushersBeforeTake += 1;
+      if (!this.#flushing) {
+        this.#flushing = true;
         // A microtask, not a timer: work submitted in the same tick shares the batch, and an idle
         // ledger starts at once.
         queueMicrotask(() => void this.#flushLoop());
@@ -190,20 +178,15 @@ export class LedgerBatcher {
 
   async #flushLoop() {
     try {
-      for (;;) {
-        await this.#runBatch();
-        if (this.#queue.length === 0) break;
-        this.#flushersBeforeTake += 1;
-      }
+      while (this.#queue.length > 0) await this.#runBatch();
     } finally {
-      this.#flushers -= 1;
-      if (this.#flushers === 0 && this.#queue.length === 0) for (const wake of this.#idleWaiters.splice(0)) wake();
+      this.#flushing = false;
+      for (const wake of this.#idleWaiters.splice(0)) wake();
     }
   }
 
   /** Takes the waiting items (bounded): called once the transaction is open, so whatever arrived meanwhile joins. */
   #take(): Queued[] {
-    this.#flushersBeforeTake -= 1;
     return this.#queue.splice(0, this.#maxBatchItems);
   }
 
@@ -233,7 +216,6 @@ export class LedgerBatcher {
       return;
     }
     const done = take();
-    if (done.length === 0) return;
     this.#stats.batches += 1;
     this.#stats.items += done.length;
     this.#stats.largestBatchItems = Math.max(this.#stats.largestBatchItems, done.length);
@@ -253,8 +235,6 @@ export class LedgerBatcher {
     try {
       return await this.#db.transaction(async (tx) => {
         const items = take();
-        // Another flusher may have taken everything while this one opened its transaction.
-        if (items.length === 0) return [];
         const entries = mode === 'combined' ? items.flatMap((item, index) => (item.kind === 'entry' ? [{ item, index }] : [])) : [];
         const keys = [...new Set(entries.flatMap(({ item }) => (item.input.idempotencyKey ? [item.input.idempotencyKey] : [])))];
         const { locked, journal } = await lockBatch(tx, ascending(items.flatMap((item) => item.accountIds)), keys);

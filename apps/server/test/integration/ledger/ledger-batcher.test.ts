@@ -186,13 +186,14 @@ describe('ledger group commit (LedgerBatcher)', () => {
       }
       expect(await available(from)).toBe(0n);
     }
-    // And without the blocker: as they come, over the pool, batched and not.
-    const batcher = new LedgerBatcher(t.db, { maxBatchesInFlight: 2 });
+    // And without the blocker: as they come, over the pool, through two batchers (two server
+    // processes on one database) and beside them.
+    const batchers = [new LedgerBatcher(t.db), new LedgerBatcher(t.db)];
     const from = await fundedAccount(500n);
     const targets = await Promise.all(Array.from({ length: 16 }, () => newAccount()));
     const outcomes = await Promise.allSettled(
       targets.map((to, i) =>
-        i % 4 === 0 ? t.db.transaction((tx) => postEntry(tx, transfer(from, to, 500n))) : batcher.post(transfer(from, to, 500n)),
+        i % 4 === 0 ? t.db.transaction((tx) => postEntry(tx, transfer(from, to, 500n))) : batchers[i % 2]!.post(transfer(from, to, 500n)),
       ),
     );
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
@@ -200,8 +201,9 @@ describe('ledger group commit (LedgerBatcher)', () => {
     expect((await checkLedger(t.db)).problems).toEqual([]);
   });
 
-  it('many concurrent transfers over 10 hot accounts, batched and not, two batches in flight: exact balances, no deadlock', async () => {
-    const batcher = new LedgerBatcher(t.db, { maxBatchItems: 16, maxBatchesInFlight: 2 });
+  it('many concurrent transfers over 10 hot accounts, batched and not, two batchers: exact balances, no deadlock', async () => {
+    // Two batchers on one database, as two server processes would have: their batches run side by side.
+    const batchers = [new LedgerBatcher(t.db, { maxBatchItems: 16 }), new LedgerBatcher(t.db, { maxBatchItems: 16 })];
     const hot = await Promise.all(Array.from({ length: 10 }, () => fundedAccount(5_000n)));
     const extra = await newAccount();
     let seed = 12345;
@@ -210,18 +212,18 @@ describe('ledger group commit (LedgerBatcher)', () => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
       return seed % n;
     };
-    const operations = Array.from({ length: 400 }, () => {
+    const operations = Array.from({ length: 400 }, (_, index) => {
       const from = hot[random(10)]!;
       let to = hot[random(10)]!;
       if (to === from) to = extra;
-      return { from, to, amountMinor: BigInt(1 + random(1_500)), how: random(10) };
+      return { from, to, amountMinor: BigInt(1 + random(1_500)), how: random(10), batcher: batchers[index % 2]! };
     });
     const outcomes = await Promise.allSettled(
       operations.map((op) => {
         // 60 % plain batched entries, 20 % callbacks in savepoints (declaring their accounts in
         // descending order, which must not matter), 20 % ordinary transactions beside the batches.
-        if (op.how < 6) return batcher.post(transfer(op.from, op.to, op.amountMinor));
-        if (op.how < 8) return batcher.submit({ accountIds: [op.to, op.from], run: (tx) => postEntry(tx, transfer(op.from, op.to, op.amountMinor)) });
+        if (op.how < 6) return op.batcher.post(transfer(op.from, op.to, op.amountMinor));
+        if (op.how < 8) return op.batcher.submit({ accountIds: [op.to, op.from], run: (tx) => postEntry(tx, transfer(op.from, op.to, op.amountMinor)) });
         return t.db.transaction((tx) => postEntry(tx, transfer(op.from, op.to, op.amountMinor)));
       }),
     );
@@ -239,7 +241,7 @@ describe('ledger group commit (LedgerBatcher)', () => {
     expect(outcomes.filter((o) => o.status === 'fulfilled').length).toBeGreaterThan(100);
     for (const [id, amountMinor] of expected) expect(await available(id), `account ${id}`).toBe(amountMinor);
     expect((await checkLedger(t.db)).problems).toEqual([]);
-    expect(batcher.stats().failedBatches).toBe(0);
+    for (const batcher of batchers) expect(batcher.stats().failedBatches).toBe(0);
   });
 
   it('a callback item writes its own row with its entry, in the same savepoint', async () => {
