@@ -15,6 +15,7 @@ import { type GatewayOptions, registerMarketGateway } from './ws/gateway.ts';
 import type { FileStorage } from './integrations/storage/file-storage.ts';
 import { storageFromConfig } from './integrations/storage/storage-from-config.ts';
 import type { Db } from './persistence/db.ts';
+import { ledgerBatcherFor } from './persistence/ledger-batcher.ts';
 import { buildOpenApiDocument, renderApiReference } from './http/openapi.ts';
 import { registerRoute, type RouteHandler } from './http/route.ts';
 import { adminRoutes } from './http/routes/admin.routes.ts';
@@ -67,8 +68,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     genReqId: () => randomUUID(),
     requestIdHeader: false,
   });
-    const storage = options.storage ?? (await storageFromConfig(config)).storage;
-  const deps: Deps = { db, config, now: options.now ?? (() => new Date()), logger: app.log, market: options.market ?? noMarketPrices, storage };
+  const storage = options.storage ?? (await storageFromConfig(config)).storage;
+  const deps: Deps = {
+    db,
+    config,
+    now: options.now ?? (() => new Date()),
+    logger: app.log,
+    market: options.market ?? noMarketPrices,
+    storage,
+    ledger: ledgerBatcherFor(db),
+  };
 
   app.addHook('onRequest', async (request, reply) => {
     // The id a user can quote to support; the same id is on every log line of the request.

@@ -3,6 +3,7 @@ import type { Config } from './config/env.ts';
 import type { MarketPrices } from './market/market-prices.ts';
 import type { FileStorage } from './integrations/storage/file-storage.ts';
 import type { Db } from './persistence/db.ts';
+import type { LedgerBatcher } from './persistence/ledger-batcher.ts';
 
 /** What use cases are given: the database, the configuration and the clock (never Date.now()). */
 export interface Deps {
@@ -14,4 +15,6 @@ export interface Deps {
   market: MarketPrices;
   /** Uploaded files, encrypted at rest. */
   storage: FileStorage;
+  /** The Db's group-commit batcher (ADR 0010): concurrent ledger entries share one transaction. */
+  ledger: LedgerBatcher;
 }

@@ -35,18 +35,20 @@ export interface PostedEntry {
   replayed: boolean;
 }
 
-function postingsHash(postings: readonly Posting[]): string {
+/** Fingerprint of an entry's postings, independent of their order: what an idempotency key is bound to. */
+export function postingsHash(postings: readonly Posting[]): string {
   const canonical = postings.map((p) => `${p.accountId}:${p.asset}:${p.bucket}:${p.amountMinor}`).sort().join('|');
   return createHash('sha256').update(canonical).digest('hex');
 }
 
 export async function ensureUserAccount(db: Queryable, userId: bigint, kind: UserAccountKind, asset: string): Promise<bigint> {
+  const find = () =>
+    db.query<{ id: bigint }>('SELECT id FROM ledger_accounts WHERE user_id = $1 AND kind = $2 AND asset = $3', [userId, kind, asset]);
+  // Nearly every call finds the account: one read, and no write for a commit to wait on.
+  const [existing] = await find();
+  if (existing) return existing.id;
   await db.query('INSERT INTO ledger_accounts (user_id, kind, asset) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [userId, kind, asset]);
-  const [row] = await db.query<{ id: bigint }>('SELECT id FROM ledger_accounts WHERE user_id = $1 AND kind = $2 AND asset = $3', [
-    userId,
-    kind,
-    asset,
-  ]);
+  const [row] = await find();
   return row!.id;
 }
 
@@ -76,7 +78,7 @@ interface AccountRow {
 }
 
 /** Locks the accounts in ascending id order: the one order every writer uses, so none deadlock. */
-async function lockAccounts(tx: Queryable, accountIds: readonly bigint[]): Promise<Map<bigint, AccountBalance>> {
+export async function lockAccounts(tx: Queryable, accountIds: readonly bigint[]): Promise<Map<bigint, AccountBalance>> {
   const rows = await tx.query<AccountRow>(
     'SELECT id, asset, available_minor, frozen_minor, allow_negative FROM ledger_accounts WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE',
     [accountIds.map(String)],

@@ -6,8 +6,9 @@ import { transferBetweenAccounts } from '../../use-cases/assets/transfer-between
 
 export const assetsRoutes = [
   handler(listAccountsContract, async ({ session, deps }) => ({ accounts: await listUserBalances(deps.db, session.user.id) })),
-  handler(transferBetweenAccountsContract, async ({ session, body, deps }) => {
-    const result = await transferBetweenAccounts(deps, { userId: session.user.id, ...body });
+  handler(transferBetweenAccountsContract, async ({ session, body, request, deps }) => {
+    const requestKey = String(request.headers['idempotency-key']);
+    const result = await transferBetweenAccounts(deps, { userId: session.user.id, ...body, requestKey });
     return { ...result, entryId: result.entryId.toString() };
   }),
   handler(listRecordsContract, ({ session, query, deps }) => listRecords(deps.db, { userId: session.user.id, ...query })),

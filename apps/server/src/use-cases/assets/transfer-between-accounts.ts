@@ -1,17 +1,27 @@
 import { AppError } from '@keel/contracts';
 import { AmountError, formatAmount, LedgerError, parsePositiveAmount, transferPostings } from '@keel/domain';
 import type { Deps } from '../../deps.ts';
-import { ensureUserAccount, postEntry, readAccount, type UserAccountKind } from '../../persistence/ledger.store.ts';
+import { type BatchedEntry, LedgerQueueFullError } from '../../persistence/ledger-batcher.ts';
+import { ensureUserAccount, type UserAccountKind } from '../../persistence/ledger.store.ts';
 import { assetScales, type BalanceView } from './account-balances.ts';
 
 /**
  * Moves an asset between two of one user's own account types. Free (decisions page: the 0.10 %
  * minimum fee applies only to transfers to another user). One journal entry, reason
- * `transfer.internal`, both accounts locked in id order.
+ * `transfer.internal`, both accounts locked in id order, posted through the Db's batcher so
+ * concurrent transfers share one commit.
  */
 export async function transferBetweenAccounts(
   deps: Deps,
-  input: { userId: bigint; fromAccount: UserAccountKind; toAccount: UserAccountKind; asset: BalanceView['asset']; amount: string },
+  input: {
+    userId: bigint;
+    fromAccount: UserAccountKind;
+    toAccount: UserAccountKind;
+    asset: BalanceView['asset'];
+    amount: string;
+    /** The request's Idempotency-Key: also the entry's, so a retry after an unknown commit outcome posts once. */
+    requestKey?: string;
+  },
 ): Promise<{ entryId: bigint; from: BalanceView; to: BalanceView }> {
   const scale = (await assetScales(deps.db)).get(input.asset);
   if (scale === undefined) throw new AppError('PARAMETER_ERROR', { fields: [{ field: 'body.asset', message: 'unknown asset' }] });
@@ -22,26 +32,33 @@ export async function transferBetweenAccounts(
     if (error instanceof AmountError) throw new AppError('WRONG_AMOUNT', { problem: error.problem, scale });
     throw error;
   }
-  const now = deps.now();
+  // The accounts exist before the entry is queued: creating an empty one is harmless (every
+  // account type already shows, at zero) and keeps the batched work to the entry itself.
+  const from = await ensureUserAccount(deps.db, input.userId, input.fromAccount, input.asset);
+  const to = await ensureUserAccount(deps.db, input.userId, input.toAccount, input.asset);
+  let posted: BatchedEntry;
   try {
-    return await deps.db.transaction(async (tx) => {
-      const from = await ensureUserAccount(tx, input.userId, input.fromAccount, input.asset);
-      const to = await ensureUserAccount(tx, input.userId, input.toAccount, input.asset);
-      const { entryId } = await postEntry(tx, {
-        reason: 'transfer.internal',
-        referenceType: 'user',
-        referenceId: input.userId.toString(),
-        postings: transferPostings(from, to, input.asset, amountMinor),
-        at: now,
-      });
-      const view = async (accountId: bigint, kind: UserAccountKind): Promise<BalanceView> => {
-        const account = (await readAccount(tx, accountId))!;
-        return { kind, asset: input.asset, available: formatAmount(account.availableMinor, scale), frozen: formatAmount(account.frozenMinor, scale) };
-      };
-      return { entryId, from: await view(from, input.fromAccount), to: await view(to, input.toAccount) };
+    // Through the group-commit batcher (ADR 0010): answered once the batch holding it has committed.
+    posted = await deps.ledger.post({
+      reason: 'transfer.internal',
+      referenceType: 'user',
+      referenceId: input.userId.toString(),
+      // The request layer frees its key when the outcome is unknown (a 500); the entry-level key
+      // still makes the client's retry a replay instead of a second transfer.
+      ...(input.requestKey ? { idempotencyKey: `transfer.internal:${input.userId}:${input.requestKey}` } : {}),
+      postings: transferPostings(from, to, input.asset, amountMinor),
+      at: deps.now(),
     });
   } catch (error) {
     if (error instanceof LedgerError && error.problem.kind === 'insufficient_balance') throw new AppError('INSUFFICIENT_BALANCE');
+    // A full queue is back-pressure, not a failure: the client may retry after a moment.
+    if (error instanceof LedgerQueueFullError) throw new AppError('TOO_MANY_REQUESTS', { retryAfterSeconds: 1 });
     throw error;
   }
+  // The balances right after this entry inside its batch, as the single transaction used to read them.
+  const view = (accountId: bigint, kind: UserAccountKind): BalanceView => {
+    const balance = posted.balances.get(accountId)!;
+    return { kind, asset: input.asset, available: formatAmount(balance.availableMinor, scale), frozen: formatAmount(balance.frozenMinor, scale) };
+  };
+  return { entryId: posted.entryId, from: view(from, input.fromAccount), to: view(to, input.toAccount) };
 }

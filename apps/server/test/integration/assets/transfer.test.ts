@@ -78,6 +78,18 @@ describe('transfer between own accounts, with request idempotency', () => {
     expect(entries).toHaveLength(1);
   });
 
+  it('a retry after an unknown outcome (request key freed) is a replay of the entry, not a second transfer', async () => {
+    const user = await fundedUser('retry0001', 10_000_000n);
+    const body = { fromAccount: 'coin', toAccount: 'fiat', asset: 'USDT', amount: '1' };
+    const first = await transfer(user.token, 'retry-key-0001', body);
+    expect(first.json()).toMatchObject({ code: 200 });
+    // What the request layer does after a 500: forget the key, so the client's retry runs again.
+    await t.db.query(`DELETE FROM idempotency_requests WHERE idem_key = 'retry-key-0001'`);
+    const retry = await transfer(user.token, 'retry-key-0001', body);
+    expect((retry.json() as { data: { entryId: string } }).data.entryId).toBe((first.json() as { data: { entryId: string } }).data.entryId);
+    expect((await balances(user.token)).find((a) => a.kind === 'coin' && a.asset === 'USDT')!.available).toBe('9.000000');
+  });
+
   it('keys belong to their user: the same key from another user is a new request', async () => {
     const a = await fundedUser('keyowner1', 1_000_000n);
     const b = await fundedUser('keyowner2', 1_000_000n);

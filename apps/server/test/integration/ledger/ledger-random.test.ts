@@ -5,6 +5,7 @@ import { captureHold, placeHold, releaseHold } from '../../../src/persistence/le
 import { ensurePlatformAccount, ensureUserAccount, IdempotencyConflictError, postEntry } from '../../../src/persistence/ledger.store.ts';
 import { AppError } from '@keel/contracts';
 import type { Deps } from '../../../src/deps.ts';
+import { ledgerBatcherFor } from '../../../src/persistence/ledger-batcher.ts';
 import { createSwapQuote } from '../../../src/use-cases/swap/create-swap-quote.ts';
 import { executeSwap } from '../../../src/use-cases/swap/execute-swap.ts';
 import { storageNotUsedInThisTest, testConfig } from '../../helpers/test-app.ts';
@@ -63,6 +64,7 @@ describe(`ledger under random operations (seed ${seed})`, () => {
       now: () => at,
       logger: undefined as unknown as Deps['logger'],
       storage: storageNotUsedInThisTest,
+      ledger: ledgerBatcherFor(t.db),
       market: { latest: (symbol: string) => ({ tickId: 1n, symbol, price: `${btcPrice}.00000000`, atMs: at.getTime(), source: 'random-test' }) },
     } satisfies Deps;
     const openHolds: bigint[] = [];

@@ -44,7 +44,7 @@ export const transferBetweenAccountsContract = defineContract({
       message: 'the target account must differ from the source account',
     }),
   data: z.object({ entryId: z.string(), from: accountBalanceSchema, to: accountBalanceSchema }),
-  errors: ['WRONG_AMOUNT', 'INSUFFICIENT_BALANCE', 'IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_REUSED', 'REQUEST_IN_PROGRESS'],
+  errors: ['WRONG_AMOUNT', 'INSUFFICIENT_BALANCE', 'TOO_MANY_REQUESTS', 'IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_REUSED', 'REQUEST_IN_PROGRESS'],
 });
 
 export const ledgerRecordSchema = z.object({
