@@ -125,3 +125,43 @@ describe('the outbox in the back-office', () => {
     }
   });
 });
+
+describe('registration by e-mail through a real SMTP server', () => {
+  it('delivers the code by SMTP; the code read from the received mail registers the account', async () => {
+    const { createTestApp } = await import('../../helpers/test-app.ts');
+    const { deliveryProvidersFromConfig } = await import('../../../src/integrations/notifier/providers.ts');
+    const smtp = await startSmtp();
+    const t = await createTestApp({ SMTP_URL: smtp.url, SMTP_FROM: 'Keel <no-reply@keel.example>' });
+    try {
+      const sent = await t.app.inject({
+        method: 'POST',
+        url: '/home/auth/code',
+        payload: { channel: 'email', target: 'mailer@example.com', purpose: 'register', language: 'de' },
+      });
+      expect(sent.json()).toMatchObject({ code: 200 });
+      const providers = deliveryProvidersFromConfig(t.config);
+      const jobs = new JobRunner({ db: t.db, handlers: { [DELIVER_NOTIFICATION_JOB]: deliverNotificationHandler(providers) } });
+      expect(await jobs.drain()).toBe(1);
+      for (const provider of providers) (provider as { close?: () => void }).close?.();
+      expect(smtp.received).toHaveLength(1);
+      expect(smtp.received[0]!.to).toEqual(['mailer@example.com']);
+      // The German text, as the request asked; the code is only in the mail now, not in the outbox.
+      const mail = smtp.received[0]!.raw.replace(/=\r?\n/g, '');
+      expect(mail).toMatch(/Registrierung/);
+      const code = /\b(\d{6})\b/.exec(mail.split('\r\n\r\n').slice(1).join('\n'))?.[1];
+      expect(code).toMatch(/^\d{6}$/);
+      const [row] = await t.db.query<{ body: string; status: string }>(`SELECT body, status FROM notification_outbox WHERE target = 'mailer@example.com'`);
+      expect(row).toMatchObject({ status: 'delivered' });
+      expect(row!.body).not.toContain(code);
+      const registered = await t.app.inject({
+        method: 'POST',
+        url: '/home/auth/register',
+        payload: { email: 'mailer@example.com', code, password: 'secret12', confirmPassword: 'secret12', agreement: true },
+      });
+      expect(registered.json()).toMatchObject({ code: 200, data: { user: { email: 'mailer@example.com' } } });
+    } finally {
+      await t.close();
+      await smtp.close();
+    }
+  });
+});
