@@ -181,6 +181,9 @@ describe('security settings', () => {
     await page.getByTestId('totp-start').click();
     const secret = (await page.getByTestId('totp-secret').getAttribute('data-secret'))!;
     expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+    // The QR code an authenticator app scans is on screen, with a spoken label.
+    await expect.poll(() => page.getByRole('img', { name: 'QR code for your authenticator app' }).count()).toBe(1);
+    expect(await page.locator('[data-testid="qr-code"] path').getAttribute('d')).toMatch(/^M\d/);
     await page.getByLabel('Authenticator code').fill(totpCode(secret) === '000000' ? '111111' : '000000');
     await page.getByTestId('totp-enable').click();
     await expect.poll(() => page.getByTestId('form-error').textContent()).toBe('Wrong verification code');

@@ -8,6 +8,7 @@ import { codeProblem, retryAfterSeconds } from '../auth/contact-validation.ts';
 import { problemText } from '../auth/problems.ts';
 import type { FieldProblem } from '../auth/validation.ts';
 import { useSecurity } from './useSecurity.ts';
+import { QrCode } from '../../shared/ui/QrCode.tsx';
 
 /** The secret in groups of four, as authenticator apps show it when typed by hand. */
 export function groupSecret(secret: string): string {
@@ -152,6 +153,9 @@ export function TotpSettings() {
         <li>{t('web.settings.totpStep1')}</li>
         <li>{t('web.settings.totpStep2')}</li>
       </ol>
+      <div className="qr-box">
+        <QrCode text={setup.otpauthUri} label={t('web.settings.totpQrLabel')} />
+      </div>
       <p className="secret-box mono" data-testid="totp-secret" data-secret={setup.secret}>
         {groupSecret(setup.secret)}
       </p>
