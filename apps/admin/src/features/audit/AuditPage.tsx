@@ -1,30 +1,21 @@
 import { listAuditContract } from '@keel/contracts';
-import { useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { api } from '../../shared/api.ts';
 import { formatDateTime } from '../../shared/format.ts';
 import { ErrorAlert } from '../../shared/ErrorAlert.tsx';
 import { useI18n } from '../../shared/i18n.tsx';
 import { Pager } from '../../shared/Pager.tsx';
+import { usePagedList } from '../../shared/usePagedList.ts';
 
-type AuditPageData = Awaited<ReturnType<typeof api<typeof listAuditContract>>>;
 const PAGE_SIZE = 50;
 
 export function AuditPage() {
-  const { t, describeError } = useI18n();
+  const { t } = useI18n();
   const [page, setPage] = useState(1);
-  const [result, setResult] = useState<AuditPageData | null>(null);
-  const [error, setError] = useState<string | null>(null);
 
-  useEffect(() => {
-    api(listAuditContract, { query: { page, pageSize: PAGE_SIZE } })
-      .then((data) => {
-        setResult(data);
-        setError(null);
-      })
-      .catch((caught) => setError(describeError(caught)));
-  }, [page, describeError]);
+  const fetchPage = useCallback(() => api(listAuditContract, { query: { page, pageSize: PAGE_SIZE } }), [page]);
+  const { result, error, pages } = usePagedList(fetchPage, PAGE_SIZE);
 
-  const pages = result ? Math.max(1, Math.ceil(result.total / PAGE_SIZE)) : 1;
   return (
     <section>
       <h2>{t('admin.audit.title')}</h2>

@@ -1,12 +1,12 @@
-import { type ContractData, listNotificationsContract } from '@keel/contracts';
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { listNotificationsContract } from '@keel/contracts';
+import { type FormEvent, useCallback, useState } from 'react';
 import { api } from '../../shared/api.ts';
 import { ErrorAlert } from '../../shared/ErrorAlert.tsx';
 import { formatDateTime } from '../../shared/format.ts';
 import { useI18n } from '../../shared/i18n.tsx';
 import { Pager } from '../../shared/Pager.tsx';
+import { usePagedList } from '../../shared/usePagedList.ts';
 
-type Notification = ContractData<typeof listNotificationsContract>['items'][number];
 const PAGE_SIZE = 20;
 
 /**
@@ -15,25 +15,13 @@ const PAGE_SIZE = 20;
  * blanked once a provider delivered it. Every view is written to the audit log.
  */
 export function OutboxPage() {
-  const { t, describeError } = useI18n();
+  const { t } = useI18n();
   const [target, setTarget] = useState('');
   const [applied, setApplied] = useState('');
   const [page, setPage] = useState(1);
-  const [result, setResult] = useState<{ items: Notification[]; total: number } | null>(null);
-  const [error, setError] = useState<string | null>(null);
 
-  const load = useCallback(async () => {
-    try {
-      setResult(await api(listNotificationsContract, { query: { page, pageSize: PAGE_SIZE, target: applied || undefined } }));
-      setError(null);
-    } catch (caught) {
-      setError(describeError(caught));
-    }
-  }, [page, applied, describeError]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const fetchPage = useCallback(() => api(listNotificationsContract, { query: { page, pageSize: PAGE_SIZE, target: applied || undefined } }), [page, applied]);
+  const { result, error, load, pages } = usePagedList(fetchPage, PAGE_SIZE);
 
   function search(event: FormEvent) {
     event.preventDefault();
@@ -41,7 +29,6 @@ export function OutboxPage() {
     setApplied(target.trim());
   }
 
-  const pages = result ? Math.max(1, Math.ceil(result.total / PAGE_SIZE)) : 1;
   return (
     <section>
       <h2>{t('admin.outbox.title')}</h2>

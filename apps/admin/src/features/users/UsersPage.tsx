@@ -1,37 +1,26 @@
 import { listUsersContract, type PublicUser, setUserStatusContract, type StaffRole, type UserStatus, userDisplayName, userStatuses } from '@keel/contracts';
 import type { MessageKey } from '@keel/locales';
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { type FormEvent, useCallback, useState } from 'react';
 import { api } from '../../shared/api.ts';
 import { formatDateTime } from '../../shared/format.ts';
 import { ErrorAlert } from '../../shared/ErrorAlert.tsx';
 import { useI18n } from '../../shared/i18n.tsx';
 import { Pager } from '../../shared/Pager.tsx';
+import { usePagedList } from '../../shared/usePagedList.ts';
 
 const PAGE_SIZE = 20;
 const STATUS_EDITORS: readonly StaffRole[] = setUserStatusContract.staffRoles as readonly StaffRole[];
 
 export function UsersPage({ roles }: { roles: readonly StaffRole[] }) {
-  const { t, describeError } = useI18n();
+  const { t } = useI18n();
   const [query, setQuery] = useState('');
   const [appliedQuery, setAppliedQuery] = useState('');
   const [page, setPage] = useState(1);
-  const [result, setResult] = useState<{ items: PublicUser[]; total: number } | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [editing, setEditing] = useState<PublicUser | null>(null);
   const canEdit = roles.some((role) => STATUS_EDITORS.includes(role));
 
-  const load = useCallback(async () => {
-    try {
-      setResult(await api(listUsersContract, { query: { page, pageSize: PAGE_SIZE, q: appliedQuery || undefined } }));
-      setError(null);
-    } catch (caught) {
-      setError(describeError(caught));
-    }
-  }, [page, appliedQuery, describeError]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const fetchPage = useCallback(() => api(listUsersContract, { query: { page, pageSize: PAGE_SIZE, q: appliedQuery || undefined } }), [page, appliedQuery]);
+  const { result, error, load, pages } = usePagedList(fetchPage, PAGE_SIZE);
 
   function search(event: FormEvent) {
     event.preventDefault();
@@ -39,7 +28,6 @@ export function UsersPage({ roles }: { roles: readonly StaffRole[] }) {
     setAppliedQuery(query.trim());
   }
 
-  const pages = result ? Math.max(1, Math.ceil(result.total / PAGE_SIZE)) : 1;
   return (
     <section>
       <h2>{t('admin.users.title')}</h2>

@@ -1,12 +1,13 @@
 import { type ContractData, decideVerificationContract, listVerificationsContract } from '@keel/contracts';
 import type { MessageKey } from '@keel/locales';
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { type FormEvent, useCallback, useState } from 'react';
 import { api } from '../../shared/api.ts';
 import { ErrorAlert } from '../../shared/ErrorAlert.tsx';
 import { formatDateTime } from '../../shared/format.ts';
 import { useI18n } from '../../shared/i18n.tsx';
 import { Pager } from '../../shared/Pager.tsx';
 import { useStaffImage } from '../../shared/staff-image.ts';
+import { usePagedList } from '../../shared/usePagedList.ts';
 
 type Submission = ContractData<typeof listVerificationsContract>['items'][number];
 type QueueStatus = Submission['status'];
@@ -178,27 +179,14 @@ function Detail({ item, onClose, onDecided }: { item: Submission; onClose: () =>
  * A decided submission leaves the "in review" queue; every decision and photo view is audited.
  */
 export function VerificationsPage() {
-  const { t, describeError } = useI18n();
+  const { t } = useI18n();
   const [status, setStatus] = useState<QueueStatus>('in_review');
   const [page, setPage] = useState(1);
-  const [result, setResult] = useState<{ items: Submission[]; total: number } | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [open, setOpen] = useState<Submission | null>(null);
 
-  const load = useCallback(async () => {
-    try {
-      setResult(await api(listVerificationsContract, { query: { status, page, pageSize: PAGE_SIZE } }));
-      setError(null);
-    } catch (caught) {
-      setError(describeError(caught));
-    }
-  }, [status, page, describeError]);
+  const fetchPage = useCallback(() => api(listVerificationsContract, { query: { status, page, pageSize: PAGE_SIZE } }), [status, page]);
+  const { result, error, load, pages } = usePagedList(fetchPage, PAGE_SIZE);
 
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  const pages = result ? Math.max(1, Math.ceil(result.total / PAGE_SIZE)) : 1;
   return (
     <section>
       <h2>{t('admin.verifications.title')}</h2>

@@ -3,12 +3,12 @@ import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api } from '../../shared/api/client.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
-import { Button, Notice, PageHeader, TextField } from '../../shared/ui/components.tsx';
+import { Button, Notice, PageHeader } from '../../shared/ui/components.tsx';
 import { ChannelTabs } from './ChannelTabs.tsx';
-import { type CodeChannel, type ResetField, retryAfterSeconds, targetProblem, validateReset } from './contact-validation.ts';
+import { AddressField, CodeRow } from './ContactCodeFields.tsx';
+import { type CodeChannel, type ResetField, retryAfterSeconds, validateReset } from './contact-validation.ts';
 import type { LoginNoticeState } from './LoginForm.tsx';
-import { problemText } from './problems.ts';
-import { SendCodeButton } from './SendCodeButton.tsx';
+import { NewPasswordFields } from './NewPasswordFields.tsx';
 import { type FieldProblems, problemsFromServer } from './validation.ts';
 import './auth.css';
 
@@ -88,73 +88,28 @@ export function ForgetForm() {
             </Notice>
           )}
           {codeNotice && !formError && <Notice testId="code-notice">{codeNotice}</Notice>}
-          <TextField
+          <AddressField
             key={channel}
+            channel={channel}
             label={channel === 'email' ? t('web.auth.email') : t('web.auth.phone')}
-            name={channel === 'email' ? 'email' : 'phone'}
-            type={channel === 'email' ? 'email' : 'tel'}
-            autoComplete={channel === 'email' ? 'email' : 'tel'}
-            autoCapitalize="none"
-            spellCheck={false}
-            hint={channel === 'sms' ? t('web.auth.phoneHint') : undefined}
-            placeholder={channel === 'email' ? t('web.auth.emailPlaceholder') : t('web.auth.phonePlaceholder')}
             value={form.target}
-            maxLength={channel === 'email' ? 254 : 32}
-            onChange={(event) => set('target', event.target.value)}
-            error={problemText(i18n, problems.target)}
+            onChange={(value) => set('target', value)}
+            problem={problems.target}
           />
-          <div className="code-row">
-            <TextField
-              label={t('web.auth.code')}
-              name="code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              placeholder={t('web.auth.codePlaceholder')}
-              value={form.code}
-              maxLength={6}
-              onChange={(event) => set('code', event.target.value.replace(/\D/g, ''))}
-              error={problems.code === 'invalid' ? tServer(errorCatalogue.WRONG_VERIFICATION_CODE.msg) : problemText(i18n, problems.code)}
-            />
-            <SendCodeButton
-              beforeSend={() => {
-                const problem = targetProblem(channel, form.target);
-                setProblems(problem ? { target: problem } : {});
-                setFormError(null);
-                return !problem;
-              }}
-              send={() => api(sendCodeContract, { body: { channel, target: form.target.trim(), purpose: 'reset_password', language: locale } })}
-              onResult={(outcome) => {
-                if (outcome.sent) {
-                  // The same words whether or not an account has this address.
-                  setCodeNotice(channel === 'email' ? t('web.auth.resetCodeSentEmail') : t('web.auth.resetCodeSentPhone'));
-                } else {
-                  setCodeNotice(null);
-                  setFormError(outcome.message);
-                }
-              }}
-            />
-          </div>
-          <TextField
-            label={t('web.auth.newPassword')}
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            hint={t('web.register.passwordHint')}
-            value={form.password}
-            maxLength={128}
-            onChange={(event) => set('password', event.target.value)}
-            error={problemText(i18n, problems.password)}
+          <CodeRow
+            channel={channel}
+            target={form.target}
+            value={form.code}
+            onChange={(value) => set('code', value)}
+            problem={problems.code}
+            send={() => api(sendCodeContract, { body: { channel, target: form.target.trim(), purpose: 'reset_password', language: locale } })}
+            // The same words whether or not an account has this address.
+            sentNotice={channel === 'email' ? t('web.auth.resetCodeSentEmail') : t('web.auth.resetCodeSentPhone')}
+            onTargetChecked={(problem) => setProblems(problem ? { target: problem } : {})}
+            setFormError={setFormError}
+            setCodeNotice={setCodeNotice}
           />
-          <TextField
-            label={t('web.auth.confirmNewPassword')}
-            name="confirmPassword"
-            type="password"
-            autoComplete="new-password"
-            value={form.confirmPassword}
-            maxLength={128}
-            onChange={(event) => set('confirmPassword', event.target.value)}
-            error={problemText(i18n, problems.confirmPassword)}
-          />
+          <NewPasswordFields password={form.password} confirmPassword={form.confirmPassword} onChange={set} problems={problems} />
           <Notice>{t('web.auth.resetWarning')}</Notice>
           <Button type="submit" block busy={busy} data-testid="reset-submit">
             {t('web.auth.resetSubmit')}

@@ -9,10 +9,10 @@ import { Button, Notice, TextField } from '../../shared/ui/components.tsx';
 import { AgreementCheckbox } from './AgreementCheckbox.tsx';
 import { AuthHeader } from './AuthHeader.tsx';
 import { ChannelTabs } from './ChannelTabs.tsx';
-import { type CodeChannel, type RegisterChannel, targetProblem, validateContactRegistration } from './contact-validation.ts';
+import { AddressField, CodeRow } from './ContactCodeFields.tsx';
+import { type CodeChannel, type RegisterChannel, validateContactRegistration } from './contact-validation.ts';
 import { finishLogin } from './finish-login.ts';
 import { problemText } from './problems.ts';
-import { SendCodeButton } from './SendCodeButton.tsx';
 import { type FieldProblem, type FieldProblems, problemsFromServer, validateRegistration } from './validation.ts';
 import './auth.css';
 
@@ -146,53 +146,26 @@ export function RegisterForm() {
           {codeNotice && !formError && <Notice testId="code-notice">{codeNotice}</Notice>}
           {codeChannel ? (
             <>
-              <TextField
+              <AddressField
                 key={codeChannel}
+                channel={codeChannel}
                 label={targetLabel}
-                name={codeChannel === 'email' ? 'email' : 'phone'}
-                type={codeChannel === 'email' ? 'email' : 'tel'}
-                autoComplete={codeChannel === 'email' ? 'email' : 'tel'}
-                autoCapitalize="none"
-                spellCheck={false}
-                hint={codeChannel === 'sms' ? t('web.auth.phoneHint') : undefined}
-                placeholder={codeChannel === 'email' ? t('web.auth.emailPlaceholder') : t('web.auth.phonePlaceholder')}
                 value={form.target}
-                maxLength={codeChannel === 'email' ? 254 : 32}
-                onChange={(event) => set('target', event.target.value)}
-                error={problemText(i18n, problems.target)}
+                onChange={(value) => set('target', value)}
+                problem={problems.target}
               />
-              <div className="code-row">
-                <TextField
-                  label={t('web.auth.code')}
-                  name="code"
-                  inputMode="numeric"
-                  autoComplete="one-time-code"
-                  placeholder={t('web.auth.codePlaceholder')}
-                  value={form.code}
-                  maxLength={6}
-                  onChange={(event) => set('code', event.target.value.replace(/\D/g, ''))}
-                  error={problems.code === 'invalid' ? tServer(errorCatalogue.WRONG_VERIFICATION_CODE.msg) : problemText(i18n, problems.code)}
-                />
-                <SendCodeButton
-                  beforeSend={() => {
-                    const problem = targetProblem(codeChannel, form.target);
-                    setProblems(problem ? { target: problem } : {});
-                    setFormError(null);
-                    return !problem;
-                  }}
-                  send={() =>
-                    api(sendCodeContract, { body: { channel: codeChannel, target: form.target.trim(), purpose: 'register', language: locale } })
-                  }
-                  onResult={(outcome) => {
-                    if (outcome.sent) {
-                      setCodeNotice(codeChannel === 'email' ? t('web.auth.codeSentEmail') : t('web.auth.codeSentPhone'));
-                    } else {
-                      setCodeNotice(null);
-                      setFormError(outcome.message);
-                    }
-                  }}
-                />
-              </div>
+              <CodeRow
+                channel={codeChannel}
+                target={form.target}
+                value={form.code}
+                onChange={(value) => set('code', value)}
+                problem={problems.code}
+                send={() => api(sendCodeContract, { body: { channel: codeChannel, target: form.target.trim(), purpose: 'register', language: locale } })}
+                sentNotice={codeChannel === 'email' ? t('web.auth.codeSentEmail') : t('web.auth.codeSentPhone')}
+                onTargetChecked={(problem) => setProblems(problem ? { target: problem } : {})}
+                setFormError={setFormError}
+                setCodeNotice={setCodeNotice}
+              />
             </>
           ) : (
             <TextField

@@ -3,11 +3,10 @@ import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api, isSessionError } from '../../shared/api/client.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
-import { Button, LoadFailedNotice, Notice, TextField } from '../../shared/ui/components.tsx';
+import { Button, LoadFailedNotice, Notice } from '../../shared/ui/components.tsx';
 import { useToast } from '../../shared/ui/toast.tsx';
+import { AddressField, CodeRow } from '../auth/ContactCodeFields.tsx';
 import { type CodeChannel, codeProblem, targetProblem } from '../auth/contact-validation.ts';
-import { problemText } from '../auth/problems.ts';
-import { SendCodeButton } from '../auth/SendCodeButton.tsx';
 import type { FieldProblems } from '../auth/validation.ts';
 import { useSecurity } from './useSecurity.ts';
 
@@ -69,50 +68,25 @@ export function BindContactForm({ channel }: { channel: CodeChannel }) {
           </Notice>
         )}
         {codeNotice && !formError && <Notice testId="code-notice">{codeNotice}</Notice>}
-        <TextField
+        <AddressField
+          channel={channel}
           label={channel === 'email' ? t('web.settings.newEmail') : t('web.settings.newPhone')}
-          name={channel === 'email' ? 'email' : 'phone'}
-          type={channel === 'email' ? 'email' : 'tel'}
-          autoComplete={channel === 'email' ? 'email' : 'tel'}
-          autoCapitalize="none"
-          spellCheck={false}
-          hint={channel === 'sms' ? t('web.auth.phoneHint') : undefined}
-          placeholder={channel === 'email' ? t('web.auth.emailPlaceholder') : t('web.auth.phonePlaceholder')}
           value={target}
-          maxLength={channel === 'email' ? 254 : 32}
-          onChange={(event) => setTarget(event.target.value)}
-          error={problemText(i18n, problems.target)}
+          onChange={setTarget}
+          problem={problems.target}
         />
-        <div className="code-row">
-          <TextField
-            label={t('web.auth.code')}
-            name="code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            placeholder={t('web.auth.codePlaceholder')}
-            value={code}
-            maxLength={6}
-            onChange={(event) => setCode(event.target.value.replace(/\D/g, ''))}
-            error={problems.code === 'invalid' ? tServer(errorCatalogue.WRONG_VERIFICATION_CODE.msg) : problemText(i18n, problems.code)}
-          />
-          <SendCodeButton
-            beforeSend={() => {
-              const problem = targetProblem(channel, target);
-              setProblems(problem ? { target: problem } : {});
-              setFormError(null);
-              return !problem;
-            }}
-            send={() => api(sendContactCodeContract, { body: { channel, target: target.trim() } })}
-            onResult={(outcome) => {
-              if (outcome.sent) {
-                setCodeNotice(channel === 'email' ? t('web.auth.codeSentEmail') : t('web.auth.codeSentPhone'));
-              } else {
-                setCodeNotice(null);
-                setFormError(outcome.message);
-              }
-            }}
-          />
-        </div>
+        <CodeRow
+          channel={channel}
+          target={target}
+          value={code}
+          onChange={setCode}
+          problem={problems.code}
+          send={() => api(sendContactCodeContract, { body: { channel, target: target.trim() } })}
+          sentNotice={channel === 'email' ? t('web.auth.codeSentEmail') : t('web.auth.codeSentPhone')}
+          onTargetChecked={(problem) => setProblems(problem ? { target: problem } : {})}
+          setFormError={setFormError}
+          setCodeNotice={setCodeNotice}
+        />
         <Button type="submit" block busy={busy} data-testid="bind-submit">
           {t('web.settings.save')}
         </Button>

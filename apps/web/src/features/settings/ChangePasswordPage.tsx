@@ -6,6 +6,7 @@ import { formatDateTime } from '../../shared/format/time.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Button, Card, Notice, PageHeader, TextField } from '../../shared/ui/components.tsx';
 import { confirmProblem, retryAfterSeconds } from '../auth/contact-validation.ts';
+import { NewPasswordFields } from '../auth/NewPasswordFields.tsx';
 import { problemText } from '../auth/problems.ts';
 import { type FieldProblems, passwordProblem } from '../auth/validation.ts';
 import '../auth/auth.css';
@@ -89,27 +90,7 @@ export function ChangePasswordPage() {
             onChange={(event) => set('oldPassword', event.target.value)}
             error={problems.oldPassword === 'invalid' ? tServer(errorCatalogue.WRONG_ORIGINAL_PASSWORD.msg) : problemText(i18n, problems.oldPassword)}
           />
-          <TextField
-            label={t('web.auth.newPassword')}
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            hint={t('web.register.passwordHint')}
-            value={form.password}
-            maxLength={128}
-            onChange={(event) => set('password', event.target.value)}
-            error={problemText(i18n, problems.password)}
-          />
-          <TextField
-            label={t('web.auth.confirmNewPassword')}
-            name="confirmPassword"
-            type="password"
-            autoComplete="new-password"
-            value={form.confirmPassword}
-            maxLength={128}
-            onChange={(event) => set('confirmPassword', event.target.value)}
-            error={problemText(i18n, problems.confirmPassword)}
-          />
+          <NewPasswordFields password={form.password} confirmPassword={form.confirmPassword} onChange={set} problems={problems} />
           <Button type="submit" block busy={busy} data-testid="change-password-submit">
             {t('web.settings.save')}
           </Button>

@@ -4,19 +4,15 @@ import { type FormEvent, type ReactNode, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, isSessionError } from '../../shared/api/client.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
-import { Button, Card, LoadFailedNotice, Notice, PageHeader, TextField } from '../../shared/ui/components.tsx';
+import { Card, LoadFailedNotice, Notice, PageHeader, TextField } from '../../shared/ui/components.tsx';
 import { useToast } from '../../shared/ui/toast.tsx';
 import { countryOptions } from './countries.ts';
 import { SelectField, TextAreaField } from './fields.tsx';
 import { type FormProblem, validateAdvanced, validateIdentity } from './form-checks.ts';
-import { PhotoPicker } from './PhotoPicker.tsx';
+import { type Level, LevelForm, type Photos, photoUploads } from './LevelForm.tsx';
 import { useVerification, type VerificationStatus } from './useVerification.ts';
 import { StateBadge } from './VerificationState.tsx';
 import '../auth/auth.css';
-
-type Level = 'identity' | 'advanced';
-type PhotoName = 'front' | 'back' | 'holding' | 'extra';
-type Photos = Partial<Record<PhotoName, string>>;
 
 const problemKeys: Record<FormProblem, MessageKey> = {
   required: 'web.validation.required',
@@ -32,36 +28,6 @@ const idTypeKeys: Record<(typeof idDocumentTypes)[number], MessageKey> = {
   id_card: 'web.verification.idType.id_card',
   other: 'web.verification.idType.other',
 };
-
-/** The four photos of both levels: front, back and holding the ID are required, extra proof optional. */
-function PhotosSection({ onChange, submitted, photos }: { onChange: (name: PhotoName, uploadId: string | undefined) => void; submitted: boolean; photos: Photos }) {
-  const { t } = useI18n();
-  const slots: { name: PhotoName; label: MessageKey; required: boolean }[] = [
-    { name: 'front', label: 'web.verification.photoFront', required: true },
-    { name: 'back', label: 'web.verification.photoBack', required: true },
-    { name: 'holding', label: 'web.verification.photoHolding', required: true },
-    { name: 'extra', label: 'web.verification.photoExtra', required: false },
-  ];
-  return (
-    <fieldset className="form-stack" style={{ border: 0, padding: 0, margin: 0 }}>
-      <legend className="card-title" style={{ marginBlockEnd: 8 }}>
-        {t('web.verification.photos')}
-      </legend>
-      <p className="muted">{t('web.verification.photosIntro')}</p>
-      <div className="photo-grid">
-        {slots.map((slot) => (
-          <PhotoPicker
-            key={slot.name}
-            name={slot.name}
-            label={t(slot.label)}
-            missing={submitted && slot.required && !photos[slot.name]}
-            onChange={(value) => onChange(slot.name, value?.uploadId)}
-          />
-        ))}
-      </div>
-    </fieldset>
-  );
-}
 
 /** What a level's form shows instead of itself while it is in review or once verified. */
 function Settled({ level, status }: { level: Level; status: VerificationStatus }) {
@@ -141,7 +107,8 @@ export function IdentityForm() {
     setSubmitted(true);
     const found = validateIdentity(form);
     setProblems(found);
-    if (Object.keys(found).length > 0 || !photos.front || !photos.back || !photos.holding) return;
+    const uploads = photoUploads(photos);
+    if (Object.keys(found).length > 0 || !uploads) return;
     void run(() =>
       api(submitIdentityVerificationContract, {
         body: {
@@ -150,10 +117,7 @@ export function IdentityForm() {
           address: form.address.trim(),
           idType: form.idType as (typeof idDocumentTypes)[number],
           idNumber: form.idNumber.trim(),
-          frontUploadId: photos.front!,
-          backUploadId: photos.back!,
-          holdingUploadId: photos.holding!,
-          extraUploadId: photos.extra,
+          ...uploads,
         },
       }),
     );
@@ -161,18 +125,7 @@ export function IdentityForm() {
 
   return (
     <Frame title={title}>
-      {status.identity.status === 'rejected' && (
-        <Notice tone="error" title={t('web.verification.rejectedTitle')} testId="identity-reject-reason">
-          {status.identity.rejectReason ?? ''}
-        </Notice>
-      )}
-      <form className="card" onSubmit={submit} noValidate data-testid="identity-form">
-        <p className="muted">{t('web.verification.identityIntro')}</p>
-        {formError && (
-          <Notice tone="error" testId="form-error">
-            {formError}
-          </Notice>
-        )}
+      <LevelForm level="identity" status={status} onSubmit={submit} formError={formError} busy={busy} photos={photos} setPhotos={setPhotos} submitted={submitted}>
         <TextField
           label={t('web.verification.realName')}
           name="realName"
@@ -218,12 +171,7 @@ export function IdentityForm() {
           onChange={(event) => set('idNumber', event.target.value)}
           error={problem('idNumber')}
         />
-        <PhotosSection photos={photos} submitted={submitted} onChange={(name, id) => setPhotos((current) => ({ ...current, [name]: id }))} />
-        <Notice>{t('web.verification.privacy')}</Notice>
-        <Button type="submit" block busy={busy} data-testid="identity-submit">
-          {t('web.verification.submit')}
-        </Button>
-      </form>
+      </LevelForm>
     </Frame>
   );
 }
@@ -272,17 +220,15 @@ export function AdvancedForm() {
     setSubmitted(true);
     const found = validateAdvanced(form);
     setProblems(found);
-    if (Object.keys(found).length > 0 || !photos.front || !photos.back || !photos.holding) return;
+    const uploads = photoUploads(photos);
+    if (Object.keys(found).length > 0 || !uploads) return;
     void run(() =>
       api(submitAdvancedVerificationContract, {
         body: {
           occupation: form.occupation.trim(),
           income: form.income.trim(),
           contactPhone: form.contactPhone.trim(),
-          frontUploadId: photos.front!,
-          backUploadId: photos.back!,
-          holdingUploadId: photos.holding!,
-          extraUploadId: photos.extra,
+          ...uploads,
         },
       }),
     );
@@ -290,18 +236,7 @@ export function AdvancedForm() {
 
   return (
     <Frame title={title}>
-      {status.advanced.status === 'rejected' && (
-        <Notice tone="error" title={t('web.verification.rejectedTitle')} testId="advanced-reject-reason">
-          {status.advanced.rejectReason ?? ''}
-        </Notice>
-      )}
-      <form className="card" onSubmit={submit} noValidate data-testid="advanced-form">
-        <p className="muted">{t('web.verification.advancedIntro')}</p>
-        {formError && (
-          <Notice tone="error" testId="form-error">
-            {formError}
-          </Notice>
-        )}
+      <LevelForm level="advanced" status={status} onSubmit={submit} formError={formError} busy={busy} photos={photos} setPhotos={setPhotos} submitted={submitted}>
         <TextField
           label={t('web.verification.occupation')}
           name="occupation"
@@ -332,12 +267,7 @@ export function AdvancedForm() {
           onChange={(event) => set('contactPhone', event.target.value)}
           error={problem('contactPhone')}
         />
-        <PhotosSection photos={photos} submitted={submitted} onChange={(name, id) => setPhotos((current) => ({ ...current, [name]: id }))} />
-        <Notice>{t('web.verification.privacy')}</Notice>
-        <Button type="submit" block busy={busy} data-testid="advanced-submit">
-          {t('web.verification.submit')}
-        </Button>
-      </form>
+      </LevelForm>
     </Frame>
   );
 }
