@@ -36,6 +36,8 @@ export interface HandlerContext<C extends Contract> {
   /** Set when the contract's caller is 'staff'. */
   staffSession: [CallerOf<C>] extends ['staff'] ? StaffSession : undefined;
   request: FastifyRequest;
+  /** The checked Idempotency-Key of an `idempotent` contract (empty otherwise), e.g. to key the journal entry too. */
+  idempotencyKey: string;
   /** The raw request body of a `binaryBody` contract; empty for every other contract. */
   bytes: Uint8Array;
   deps: Deps;
@@ -101,6 +103,8 @@ export function registerRoute(app: FastifyInstance, deps: Deps, route: RouteHand
       const params = parsePart('params', contract.params, request.params);
       const issues = [...params.issues, ...query.issues, ...body.issues];
       if (issues.length > 0) throw new AppError('PARAMETER_ERROR', { fields: issues });
+      // Checked before the handler runs, so the handler can use it (idempotent contracts only).
+      const idempotencyKey = contract.idempotent ? idempotencyKeyOf(request.headers['idempotency-key']) : '';
       const run = async () => {
         const result = await route.handle({
           body: body.value,
@@ -111,6 +115,7 @@ export function registerRoute(app: FastifyInstance, deps: Deps, route: RouteHand
           request,
           deps,
           bytes,
+          idempotencyKey,
         } as HandlerContext<Contract>);
         if (contract.binaryAnswer) return result as unknown as { bytes: Uint8Array; mediaType: string };
         // The answer is checked against the contract, so no field outside it can leak.
@@ -129,7 +134,7 @@ export function registerRoute(app: FastifyInstance, deps: Deps, route: RouteHand
       }
       if (!contract.idempotent) return reply.code(200).send(await run());
 
-      const key = idempotencyKeyOf(request.headers['idempotency-key']);
+      const key = idempotencyKey;
       const scope = session ? `user:${session.user.id}` : `staff:${staffSession?.staff.id ?? 'public'}`;
       const requestHash = createHash('sha256')
         .update(`${contract.method} ${request.url.split('?')[0]} ${stableJson(request.body ?? null)}`)

@@ -6,9 +6,8 @@ import { transferBetweenAccounts } from '../../use-cases/assets/transfer-between
 
 export const assetsRoutes = [
   handler(listAccountsContract, async ({ session, deps }) => ({ accounts: await listUserBalances(deps.db, session.user.id) })),
-  handler(transferBetweenAccountsContract, async ({ session, body, request, deps }) => {
-    const requestKey = String(request.headers['idempotency-key']);
-    const result = await transferBetweenAccounts(deps, { userId: session.user.id, ...body, requestKey });
+  handler(transferBetweenAccountsContract, async ({ session, body, idempotencyKey, deps }) => {
+    const result = await transferBetweenAccounts(deps, { userId: session.user.id, ...body, requestKey: idempotencyKey });
     return { ...result, entryId: result.entryId.toString() };
   }),
   handler(listRecordsContract, ({ session, query, deps }) => listRecords(deps.db, { userId: session.user.id, ...query })),

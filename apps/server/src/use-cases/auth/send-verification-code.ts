@@ -1,11 +1,8 @@
 import { AppError, type LocaleCode } from '@keel/contracts';
-import { CODE_RESEND_COOLDOWN_MS, CODE_TTL_MS, type CodeChannel } from '@keel/domain';
-import { translate } from '@keel/locales';
+import type { CodeChannel } from '@keel/domain';
 import type { Deps } from '../../deps.ts';
-import { queueNotification } from '../../integrations/notifier/outbox.ts';
-import { codeSendDecision, issueCode } from '../../persistence/verification-codes.store.ts';
-import { antiPhishingLine } from '../user/anti-phishing.ts';
 import { findUserByContact, normalizeTarget } from './contact-target.ts';
+import { issueAndSendCode } from './issue-and-send-code.ts';
 
 export interface SendCodeInput {
   channel: CodeChannel;
@@ -27,21 +24,16 @@ export async function sendVerificationCode(deps: Deps, input: SendCodeInput): Pr
   return deps.db.transaction(async (tx) => {
     const owner = await findUserByContact(tx, input.channel, target);
     if (input.purpose === 'register' && owner) throw new AppError('PHONE_OR_EMAIL_REGISTERED');
-    const decision = await codeSendDecision(tx, { target, clientIp: input.clientIp, now });
-    if (!decision.allowed) throw new AppError('TOO_MANY_REQUESTS', { retryAfterSeconds: Math.ceil(decision.retryAfterMs / 1000) });
-    const { code, expiresAt } = await issueCode(tx, { purpose: input.purpose, channel: input.channel, target, clientIp: input.clientIp, now });
-    const sendsMessage = input.purpose === 'register' || owner !== undefined;
-    if (sendsMessage) {
-      const language = owner?.language ?? input.language ?? 'en';
-      await queueNotification(tx, {
-        channel: input.channel,
-        target,
-        subject: translate(language, 'notify.code.subject'),
-        body: `${translate(language, `notify.code.${input.purpose}`, { code, minutes: CODE_TTL_MS / 60_000 })}${antiPhishingLine(owner, input.channel)}`,
-        topic: `verification_code:${input.purpose}`,
-        at: now,
-      });
-    }
-    return { expiresAtMs: expiresAt.getTime(), resendAfterMs: now.getTime() + CODE_RESEND_COOLDOWN_MS };
+    return issueAndSendCode(tx, {
+      purpose: input.purpose,
+      channel: input.channel,
+      target,
+      clientIp: input.clientIp,
+      now,
+      recipient: owner,
+      language: input.language,
+      bodyKey: `notify.code.${input.purpose}`,
+      deliver: input.purpose === 'register' || owner !== undefined,
+    });
   });
 }

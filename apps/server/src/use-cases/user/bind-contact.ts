@@ -1,12 +1,10 @@
 import { AppError } from '@keel/contracts';
-import { CODE_RESEND_COOLDOWN_MS, CODE_TTL_MS, type CodeChannel } from '@keel/domain';
-import { translate } from '@keel/locales';
+import type { CodeChannel } from '@keel/domain';
 import type { Deps } from '../../deps.ts';
-import { queueNotification } from '../../integrations/notifier/outbox.ts';
 import type { UserRow } from '../../persistence/users.repository.ts';
-import { checkCode, codeSendDecision, consumeCode, issueCode } from '../../persistence/verification-codes.store.ts';
+import { checkCode, consumeCode } from '../../persistence/verification-codes.store.ts';
 import { findUserByContact, normalizeTarget } from '../auth/contact-target.ts';
-import { antiPhishingLine } from './anti-phishing.ts';
+import { issueAndSendCode } from '../auth/issue-and-send-code.ts';
 
 const purposeOf = (channel: CodeChannel) => (channel === 'email' ? 'bind_email' : 'bind_phone');
 
@@ -21,19 +19,16 @@ export async function sendContactCode(
   return deps.db.transaction(async (tx) => {
     const owner = await findUserByContact(tx, input.channel, target);
     if (owner) throw new AppError('PHONE_OR_EMAIL_REGISTERED');
-    const decision = await codeSendDecision(tx, { target, clientIp: input.clientIp, now });
-    if (!decision.allowed) throw new AppError('TOO_MANY_REQUESTS', { retryAfterSeconds: Math.ceil(decision.retryAfterMs / 1000) });
-    const purpose = purposeOf(input.channel);
-    const { code, expiresAt } = await issueCode(tx, { purpose, channel: input.channel, target, clientIp: input.clientIp, now });
-    await queueNotification(tx, {
+    return issueAndSendCode(tx, {
+      purpose: purposeOf(input.channel),
       channel: input.channel,
       target,
-      subject: translate(user.language, 'notify.code.subject'),
-      body: `${translate(user.language, 'notify.code.bind', { code, minutes: CODE_TTL_MS / 60_000 })}${antiPhishingLine(user, input.channel)}`,
-      topic: `verification_code:${purpose}`,
-      at: now,
+      clientIp: input.clientIp,
+      now,
+      recipient: user,
+      bodyKey: 'notify.code.bind',
+      deliver: true,
     });
-    return { expiresAtMs: expiresAt.getTime(), resendAfterMs: now.getTime() + CODE_RESEND_COOLDOWN_MS };
   });
 }
 

@@ -22,12 +22,3 @@ export async function setPaymentPassword(
   const paymentPasswordHash = await hashPassword(input.paymentPassword);
   await deps.db.query('UPDATE users SET payment_password_hash = $2 WHERE id = $1', [user.id, paymentPasswordHash]);
 }
-
-/**
- * The check later money-moving calls make (withdrawal, P2P release): "no payment password set,
- * confirm to set" when there is none, "wrong payment password" when it does not match.
- */
-export async function requirePaymentPassword(user: UserRow, typed: string | undefined): Promise<void> {
-  if (user.payment_password_hash === null) throw new AppError('PAYMENT_PASSWORD_NOT_SET');
-  if (!(await verifyPassword(user.payment_password_hash, typed ?? ''))) throw new AppError('WRONG_PAYMENT_PASSWORD');
-}

@@ -19,7 +19,8 @@ export async function startTotpSetup(deps: Deps, user: UserRow): Promise<{ secre
 export async function acceptTotpCode(tx: Queryable, userId: bigint, secret: string, code: string, nowMs: number): Promise<boolean> {
   const [row] = await tx.query<{ totp_last_step: bigint | null }>('SELECT totp_last_step FROM users WHERE id = $1 FOR UPDATE', [userId]);
   const step = matchTotp(secret, code, nowMs);
-  if (step === undefined || (row?.totp_last_step !== null && row?.totp_last_step !== undefined && step <= row.totp_last_step)) return false;
+  const lastStep = row?.totp_last_step ?? null;
+  if (step === undefined || (lastStep !== null && step <= lastStep)) return false;
   await tx.query('UPDATE users SET totp_last_step = $2 WHERE id = $1', [userId, step]);
   return true;
 }

@@ -1,4 +1,4 @@
-import { AppError } from '@keel/contracts';
+import { AppError, userDisplayName } from '@keel/contracts';
 import { translate } from '@keel/locales';
 import type { Deps } from '../../deps.ts';
 import { appendAudit } from '../../persistence/audit.repository.ts';
@@ -34,7 +34,7 @@ function view(row: Row) {
   return {
     id: row.id.toString(),
     userId: row.user_id.toString(),
-    userName: row.nickname ?? row.username ?? row.email ?? row.phone ?? `#${row.user_id}`,
+    userName: userDisplayName({ id: row.user_id.toString(), nickname: row.nickname, username: row.username, email: row.email, phone: row.phone }),
     level: row.level,
     status: row.status,
     fields: typeof row.fields === 'string' ? (JSON.parse(row.fields) as Record<string, string>) : row.fields,

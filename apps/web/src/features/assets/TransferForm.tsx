@@ -11,6 +11,7 @@ import { SwapVerticalIcon } from '../../shared/ui/icons.tsx';
 import { type AccountBalance, type AccountKind, accountKindKeys, accountKinds, type AssetCode, assetCodes, balanceOf, scaleOf } from './accounts.ts';
 import { amountProblemText } from './amount-problems.ts';
 import { useAccounts } from './useAccounts.ts';
+import { AvailableWithAll } from './AvailableWithAll.tsx';
 
 interface Done {
   amount: string;
@@ -180,25 +181,15 @@ export function TransferForm() {
               checked ? amountProblemText(t, amountProblem, { asset, scale, requiredText: t('web.transfer.amountRequired') }) : undefined
             }
           />
-          <div className="amount-meta">
-            <span className="muted">
-              {t('web.transfer.available')}{' '}
-              {available === undefined ? '…' : <Amount value={available} unit={asset} testId="transfer-available" />}
-            </span>
-            <Button
-              variant="ghost"
-              className="btn-small"
-              disabled={available === undefined}
-              data-testid="transfer-all"
-              onClick={() => {
-                if (available === undefined) return;
-                setAmount(available);
-                edited();
-              }}
-            >
-              {t('web.transfer.all')}
-            </Button>
-          </div>
+          <AvailableWithAll
+            available={available}
+            asset={asset}
+            testIdPrefix="transfer"
+            onAll={(all) => {
+              setAmount(all);
+              edited();
+            }}
+          />
         </div>
         <dl className="facts">
           <div>

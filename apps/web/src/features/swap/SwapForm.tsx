@@ -14,6 +14,7 @@ import { type AccountKind, accountKindKeys, accountKinds, type AssetCode, assetC
 import { amountProblemText } from '../assets/amount-problems.ts';
 import { useAccounts } from '../assets/useAccounts.ts';
 import { type HeldQuote, holdQuote, isExpired, secondsLeft } from './quote-clock.ts';
+import { AvailableWithAll } from '../assets/AvailableWithAll.tsx';
 
 type Executed = ContractData<typeof executeSwapContract>;
 
@@ -320,25 +321,15 @@ export function SwapForm({ account: fixedAccount }: { account?: AccountKind }) {
                 : undefined
             }
           />
-          <div className="amount-meta">
-            <span className="muted">
-              {t('web.transfer.available')}{' '}
-              {available === undefined ? '…' : <Amount value={available} unit={fromAsset} testId="swap-available" />}
-            </span>
-            <Button
-              variant="ghost"
-              className="btn-small"
-              disabled={available === undefined}
-              data-testid="swap-all"
-              onClick={() => {
-                if (available === undefined) return;
-                setAmount(available);
-                edited();
-              }}
-            >
-              {t('web.transfer.all')}
-            </Button>
-          </div>
+          <AvailableWithAll
+            available={available}
+            asset={fromAsset}
+            testIdPrefix="swap"
+            onAll={(all) => {
+              setAmount(all);
+              edited();
+            }}
+          />
         </div>
         {formError && (
           <Notice tone="error" testId="form-error">
