@@ -26,6 +26,12 @@ import { swapRoutes } from './http/routes/swap.routes.ts';
 import { securityRoutes } from './http/routes/security.routes.ts';
 import { userRoutes } from './http/routes/user.routes.ts';
 import { verificationRoutes } from './http/routes/verification.routes.ts';
+import { walletAdminRoutes, walletRoutes } from './http/routes/wallet.routes.ts';
+import type { ChainGateway } from './integrations/chain/chain-gateway.ts';
+import { createEthereumGateway } from './integrations/chain/ethereum-gateway.ts';
+import { walletSettingsFrom } from './use-cases/wallet/wallet-settings.ts';
+import { startChainDepositWatch } from './use-cases/wallet/check-chain-deposits.ts';
+import type { WalletNetwork } from '@keel/domain';
 
 export const allRoutes: readonly RouteHandler[] = [
   ...authRoutes,
@@ -36,6 +42,8 @@ export const allRoutes: readonly RouteHandler[] = [
   ...assetsRoutes,
   ...marketRoutes,
   ...swapRoutes,
+  ...walletRoutes,
+  ...walletAdminRoutes,
 ] as RouteHandler[];
 
 function sendError(reply: FastifyReply, error: AppError) {
@@ -54,6 +62,12 @@ export interface BuildAppOptions {
   ws?: Partial<GatewayOptions>;
   /** Where uploads go; without it, the encrypted folder store the configuration describes. */
   storage?: FileStorage;
+  /** The on-chain deposit check; without it, one over ETHEREUM_RPC_URL when that is set. */
+  chain?: ChainGateway;
+  /** Demo deposit keys (main.ts makes them for a demo deployment) for networks the configuration gives no source. */
+  demoDepositKeys?: Partial<Record<WalletNetwork, string>>;
+  /** Run the on-chain deposit check every this many ms while the app is open (needs a chain gateway). */
+  chainWatchIntervalMs?: number;
   logger?: FastifyServerOptions['logger'];
   /** Test hook: extra routes (e.g. one that throws) registered like any other. */
   extraRoutes?: (app: FastifyInstance) => void;
@@ -69,6 +83,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     requestIdHeader: false,
   });
   const storage = options.storage ?? (await storageFromConfig(config)).storage;
+  const chain = options.chain ?? (config.ETHEREUM_RPC_URL ? createEthereumGateway({ rpcUrl: config.ETHEREUM_RPC_URL }) : undefined);
   const deps: Deps = {
     db,
     config,
@@ -77,6 +92,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     market: options.market ?? noMarketPrices,
     storage,
     ledger: ledgerBatcherFor(db),
+    wallet: walletSettingsFrom(config, { chainGateway: chain !== undefined, demoKeys: options.demoDepositKeys }),
+    chain,
   };
 
   app.addHook('onRequest', async (request, reply) => {
@@ -122,6 +139,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // File uploads arrive as raw bytes; only contracts with `binaryBody` accept them.
   app.addContentTypeParser(/^(application\/octet-stream|image\/[a-z.+-]+)$/, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   for (const route of allRoutes) registerRoute(app, deps, route);
+  if (chain && options.chainWatchIntervalMs) {
+    const watch = startChainDepositWatch(deps, chain, options.chainWatchIntervalMs);
+    app.addHook('onClose', () => watch.stop());
+  }
   // The push connection /ws, when there is a tick stream to push (a MarketService).
   if (options.market && isTickStream(options.market)) await registerMarketGateway(app, deps, options.market, options.ws);
   options.extraRoutes?.(app);

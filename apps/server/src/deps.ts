@@ -4,6 +4,8 @@ import type { MarketPrices } from './market/market-prices.ts';
 import type { FileStorage } from './integrations/storage/file-storage.ts';
 import type { Db } from './persistence/db.ts';
 import type { LedgerBatcher } from './persistence/ledger-batcher.ts';
+import type { ChainGateway } from './integrations/chain/chain-gateway.ts';
+import type { WalletSettings } from './use-cases/wallet/wallet-settings.ts';
 
 /** What use cases are given: the database, the configuration and the clock (never Date.now()). */
 export interface Deps {
@@ -17,4 +19,8 @@ export interface Deps {
   storage: FileStorage;
   /** The Db's group-commit batcher (ADR 0010): concurrent ledger entries share one transaction. */
   ledger: LedgerBatcher;
+  /** Channels, deposit address sources, fees and the published withdrawal rules. */
+  wallet: WalletSettings;
+  /** Checks ETH and ERC20 deposits on chain when ETHEREUM_RPC_URL is set; otherwise staff review them. */
+  chain: ChainGateway | undefined;
 }

@@ -11,6 +11,8 @@ import { createConfiguredFeed } from './integrations/market-feed/create-feed.ts'
 import { MarketService } from './market/market.service.ts';
 import { DELIVER_NOTIFICATION_JOB, deliverNotificationHandler } from './integrations/notifier/outbox.ts';
 import { deliveryProvidersFromConfig } from './integrations/notifier/providers.ts';
+import { loadOrCreateDemoDepositKeys } from './integrations/chain/demo-deposit-keys.ts';
+import { networksWithoutDepositSource } from './use-cases/wallet/wallet-settings.ts';
 
 let config: Config;
 try {
@@ -35,7 +37,12 @@ const market = new MarketService({
   takeOverLeaseOnStart: db.kind === 'pglite',
 });
 const { storage, keyWasGenerated } = await storageFromConfig(config);
-const app = await buildApp({ config, db, market, storage });
+// A demo deployment gets deposit keys nobody holds for networks the operator configured none for.
+const demoDepositKeys =
+  config.SEED_DEMO && config.NODE_ENV !== 'production'
+    ? loadOrCreateDemoDepositKeys(config.DATA_DIR, networksWithoutDepositSource(config))
+    : {};
+const app = await buildApp({ config, db, market, storage, demoDepositKeys, chainWatchIntervalMs: config.CHAIN_CHECK_INTERVAL_MS });
 if (keyWasGenerated) {
   app.log.warn(`generated an upload encryption key in ${config.DATA_DIR}; set UPLOAD_ENCRYPTION_KEY on any shared or production deployment`);
 }

@@ -13,3 +13,6 @@ export * from './identity/verification-code.ts';
 export * from './identity/login-throttle.ts';
 export * from './identity/security-rules.ts';
 export * from './identity/tiers.ts';
+export * from './withdrawals/rules.ts';
+export * from './withdrawals/review.ts';
+export * from './wallet/index.ts';

@@ -1,9 +1,39 @@
-import { defaultSimulatedMarkets, simulatedMarket } from '@keel/domain';
+import { walletChannelIds } from '@keel/contracts';
+import { checkAddress, checkExtendedPublicKey, defaultSimulatedMarkets, simulatedMarket, type WalletNetwork } from '@keel/domain';
 import { z } from 'zod';
+import { WalletConfigError, walletSettingsFrom } from '../use-cases/wallet/wallet-settings.ts';
 
 const booleanText = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+/** A decimal amount as text (money is never a float); its scale is checked against the asset later. */
+const decimalText = z.string().regex(/^\d{1,20}(\.\d{1,18})?$/, 'a decimal amount such as 1.5');
+
+/** A BIP32 extended public key; an extended private key is refused: no private key on the server. */
+const extendedPublicKey = z
+  .string()
+  .trim()
+  .refine((text) => checkExtendedPublicKey(text), 'must be an extended PUBLIC key (xpub…); never configure a private key');
+
+function addressList(network: WalletNetwork) {
+  return z
+    .string()
+    .transform((text) => text.split(',').map((address) => address.trim()).filter(Boolean))
+    .pipe(
+      z
+        .array(z.string())
+        .min(1)
+        .max(100_000)
+        .superRefine((addresses, context) => {
+          for (const address of addresses) {
+            const checked = checkAddress(network, address);
+            if (!checked.ok) context.addIssue({ code: 'custom', message: `${address} is not a ${network} address (${checked.problem})` });
+          }
+        })
+        .transform((addresses) => addresses.map((address) => (checkAddress(network, address) as { address: string }).address)),
+    );
+}
 
 /**
  * Every setting of the server, read once from the environment at start-up. `.env.example` lists
@@ -97,6 +127,60 @@ const envSchema = z.object({
   SWAP_QUOTE_TTL_MS: z.coerce.number().int().min(1_000).max(60_000).default(10_000),
   /** A tick older than this is not used to price anything; callers answer "market price unavailable". */
   MARKET_PRICE_MAX_AGE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(30_000),
+
+  // The wallet (issue 5). Every rule below is published to users in GET /home/wallet/overview.
+  /** Deposit and withdrawal channels offered, comma-separated (USDT-TRC20, USDT-ERC20, BTC, ETH). */
+  WALLET_CHANNELS: z
+    .string()
+    .default(walletChannelIds.join(','))
+    .transform((text) => text.split(',').map((channel) => channel.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(walletChannelIds)).min(1).refine((channels) => new Set(channels).size === channels.length, 'no duplicate channels')),
+  /**
+   * Deposit addresses per network: an operator's extended PUBLIC key (BIP32 xpub; addresses are
+   * derived at 0/i, no private key on the server) or a comma-separated list handed out in order.
+   */
+  DEPOSIT_XPUB_BITCOIN: extendedPublicKey.optional(),
+  DEPOSIT_XPUB_ETHEREUM: extendedPublicKey.optional(),
+  DEPOSIT_XPUB_TRON: extendedPublicKey.optional(),
+  DEPOSIT_ADDRESSES_BITCOIN: addressList('bitcoin').optional(),
+  DEPOSIT_ADDRESSES_ETHEREUM: addressList('ethereum').optional(),
+  DEPOSIT_ADDRESSES_TRON: addressList('tron').optional(),
+  /** The published fixed network fee of a withdrawal, per channel, in the asset. */
+  WITHDRAWAL_FEE_USDT_TRC20: decimalText.default('1'),
+  WITHDRAWAL_FEE_USDT_ERC20: decimalText.default('5'),
+  WITHDRAWAL_FEE_BTC: decimalText.default('0.0002'),
+  WITHDRAWAL_FEE_ETH: decimalText.default('0.002'),
+  /** The smallest withdrawal per asset (what arrives, before the fee). */
+  WITHDRAWAL_MIN_USDT: decimalText.default('10'),
+  WITHDRAWAL_MIN_BTC: decimalText.default('0.001'),
+  WITHDRAWAL_MIN_ETH: decimalText.default('0.01'),
+  /** Operator switch: false closes withdrawals for everyone ("withdrawal temporarily closed"). */
+  WITHDRAWALS_OPEN: booleanText.default(true),
+  /** Daily window in UTC when withdrawals are accepted, "HH:MM-HH:MM"; empty = any time. */
+  WITHDRAWAL_HOURS_UTC: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d-(([01]\d|2[0-3]):[0-5]\d|24:00)$/, 'like 08:00-20:00 (UTC)')
+    .optional(),
+  /** Withdrawal requests per user per UTC day. */
+  WITHDRAWAL_DAILY_COUNT: z.coerce.number().int().min(1).max(1_000).default(10),
+  /** Hours before a newly added withdrawal address can be used. */
+  WITHDRAWAL_ADDRESS_HOLD_HOURS: z.coerce.number().int().min(0).max(24 * 30).default(24),
+  /** Deposits and withdrawals worth more than this many USDT need two different staff approvals. */
+  WALLET_TWO_PERSON_ABOVE_USDT: z.coerce.number().int().min(0).max(1_000_000_000).default(10_000),
+  /** An Ethereum JSON-RPC endpoint: ETH and USDT-ERC20 deposits are then checked on chain, not by staff. */
+  ETHEREUM_RPC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Confirmations an on-chain deposit waits for before it is credited. */
+  ETHEREUM_CONFIRMATIONS: z.coerce.number().int().min(1).max(1_000).default(12),
+  /** The USDT (ERC20) token contract and its decimals. */
+  ETHEREUM_USDT_CONTRACT: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, 'an Ethereum contract address')
+    .default('0xdAC17F958D2ee523a2206206994597C13D831ec7'),
+  ETHEREUM_USDT_DECIMALS: z.coerce.number().int().min(0).max(30).default(6),
+  /** Time between two passes of the on-chain deposit check. */
+  CHAIN_CHECK_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+  /** An on-chain deposit whose transaction is still unknown, or short of confirmations, after this long is rejected with the reason. */
+  CHAIN_DEPOSIT_GIVE_UP_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(24),
 });
 
 export type Config = z.infer<typeof envSchema>;
@@ -123,6 +207,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const marketProblem = marketConfigProblem(parsed.data);
   if (marketProblem) throw new ConfigError(`invalid configuration: ${marketProblem}`);
+  try {
+    // Fees and minimums are checked against their asset's decimals here, so a bad one stops start-up.
+    walletSettingsFrom(parsed.data);
+  } catch (error) {
+    if (error instanceof WalletConfigError) throw new ConfigError(error.message);
+    throw error;
+  }
   return parsed.data;
 }
 

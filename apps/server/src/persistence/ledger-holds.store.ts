@@ -83,21 +83,34 @@ export async function releaseHold(tx: Queryable, input: { holdId: bigint; reason
  * Pays `amountMinor` of the frozen money to another account and gives any rest back to the owner,
  * in one entry; the hold is then posted.
  */
-export async function captureHold(
+export function captureHold(
   tx: Queryable,
   input: { holdId: bigint; toAccountId: bigint; amountMinor: bigint; reason: string; at: Date },
 ): Promise<bigint> {
+  return captureHoldSplit(tx, { holdId: input.holdId, payouts: [{ toAccountId: input.toAccountId, amountMinor: input.amountMinor }], reason: input.reason, at: input.at });
+}
+
+/**
+ * Pays the frozen money out to several accounts (a withdrawal: the amount to the hot wallet, the
+ * fee to the fee account) and gives any rest back to the owner, in one entry; the hold is then posted.
+ */
+export async function captureHoldSplit(
+  tx: Queryable,
+  input: { holdId: bigint; payouts: readonly { toAccountId: bigint; amountMinor: bigint }[]; reason: string; memo?: string; at: Date },
+): Promise<bigint> {
   const hold = await lockOpenHold(tx, input.holdId);
   const held = toMinor(hold.amount_minor);
-  if (input.amountMinor <= 0n || input.amountMinor > held) throw new RangeError(`capture of ${input.amountMinor} from a hold of ${held}`);
+  const paid = input.payouts.reduce((sum, payout) => sum + payout.amountMinor, 0n);
+  if (input.payouts.some((payout) => payout.amountMinor <= 0n) || paid > held) throw new RangeError(`capture of ${paid} from a hold of ${held}`);
   const asset = await assetOf(tx, hold.account_id);
-  const rest = held - input.amountMinor;
+  const rest = held - paid;
   const { entryId } = await postEntry(tx, {
     reason: input.reason,
     referenceType: hold.reference_type,
     referenceId: hold.reference_id,
+    memo: input.memo,
     postings: [
-      ...captureHoldPostings(hold.account_id, input.toAccountId, asset, input.amountMinor),
+      ...input.payouts.flatMap((payout) => captureHoldPostings(hold.account_id, payout.toAccountId, asset, payout.amountMinor)),
       ...(rest > 0n ? releaseHoldPostings(hold.account_id, asset, rest) : []),
     ],
     at: input.at,

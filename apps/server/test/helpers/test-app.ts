@@ -32,14 +32,22 @@ export function testConfig(env: Record<string, string> = {}): Config {
 /** The real app on a fresh database, with test-friendly configuration overrides. */
 export async function createTestApp(
   env: Record<string, string> = {},
-  extra: { now?: () => Date; extraRoutes?: (app: FastifyInstance) => void; market?: boolean } = {},
+  extra: { now?: () => Date; extraRoutes?: (app: FastifyInstance) => void; market?: boolean; chainWatchIntervalMs?: number } = {},
 ): Promise<TestApp> {
   const testDb = await createTestDb();
   const config = testConfig({ WEB_DIST_DIR: '/nonexistent', ADMIN_DIST_DIR: '/nonexistent', ...env });
   const market = extra.market ? await startTestMarket(testDb.db, { symbols: config.MARKET_SYMBOLS }) : undefined;
   const storageRoot = await mkdtemp(join(tmpdir(), 'keel-uploads-'));
   const storage = createEncryptedStorage(createLocalFolderStorage(storageRoot), randomBytes(32));
-  const app = await buildApp({ config, db: testDb.db, now: extra.now, extraRoutes: extra.extraRoutes, market: market?.service, storage });
+  const app = await buildApp({
+    config,
+    db: testDb.db,
+    now: extra.now,
+    extraRoutes: extra.extraRoutes,
+    market: market?.service,
+    storage,
+    chainWatchIntervalMs: extra.chainWatchIntervalMs,
+  });
   await app.ready();
   return {
     app,

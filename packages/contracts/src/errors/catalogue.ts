@@ -125,6 +125,20 @@ export const errorCatalogue = {
   QUOTE_EXPIRED: { status: 409, msg: 'quote expired' },
   // Keel: fires when no recent recorded tick exists for a market a call needs (feed down or stale).
   PRICE_UNAVAILABLE: { status: 503, msg: 'market price unavailable' },
+  // Keel: fires when a deposit channel's network has no address to give (none configured, or the configured list is used up).
+  DEPOSIT_ADDRESS_UNAVAILABLE: { status: 400, msg: 'no deposit address available for this channel' },
+  // Keel: fires when a deposit or a withdrawal names a transaction hash that another record of the network already has.
+  TX_HASH_ALREADY_USED: { status: 409, msg: 'transaction hash already submitted' },
+  // Keel: fires when a wallet address is not valid for its network; `data.problem` says why (format, checksum, wrong_network).
+  WRONG_ADDRESS: { status: 400, msg: 'wrong wallet address' },
+  // Keel: fires when something the user adds (an address, a bank card) is already in their list.
+  ALREADY_ADDED: { status: 409, msg: 'already added' },
+  // Keel: fires when a list the user keeps (addresses, bank cards) is at its published size; `data.limit` says it.
+  TOO_MANY_ITEMS: { status: 400, msg: 'too many items' },
+  // Keel: fires when staff decide, or a user cancels, a deposit or withdrawal that is no longer waiting for that step.
+  NOT_PENDING_REVIEW: { status: 409, msg: 'no longer pending review' },
+  // Keel: fires when the staff member who gave the first of two required approvals tries to give the second.
+  SECOND_APPROVER_REQUIRED: { status: 409, msg: 'a second staff member must approve' },
 } as const satisfies Record<string, { status: number; msg: string }>;
 
 export type ErrorKey = keyof typeof errorCatalogue;

@@ -22,6 +22,34 @@ import {
   verificationStatusContract,
 } from './verification/verification.contracts.ts';
 import { serviceUrlContract } from './index/index.contracts.ts';
+import {
+  addBankCardContract,
+  addWithdrawalAddressContract,
+  cancelWithdrawalContract,
+  createDepositContract,
+  createWithdrawalContract,
+  depositAddressContract,
+  getDepositContract,
+  getWithdrawalContract,
+  listBankCardsContract,
+  listDepositsContract,
+  listWithdrawalAddressesContract,
+  listWithdrawalsContract,
+  removeBankCardContract,
+  removeWithdrawalAddressContract,
+  walletOverviewContract,
+} from './wallet/wallet.contracts.ts';
+import {
+  completeWithdrawalContract,
+  decideDepositContract,
+  decideWithdrawalContract,
+  failWithdrawalContract,
+  getDepositProofContract,
+  getStaffDepositContract,
+  getStaffWithdrawalContract,
+  listStaffDepositsContract,
+  listStaffWithdrawalsContract,
+} from './wallet/wallet-admin.contracts.ts';
 import { meContract, setLanguageContract, unreadContract } from './user/user.contracts.ts';
 import {
   bindContactContract,
@@ -50,6 +78,8 @@ export * from './admin/admin.contracts.ts';
 export * from './assets/assets.contracts.ts';
 export * from './market/market.contracts.ts';
 export * from './swap/swap.contracts.ts';
+export * from './wallet/wallet.contracts.ts';
+export * from './wallet/wallet-admin.contracts.ts';
 export * from '../ws/market.events.ts';
 
 /** Every call of the API; the server registers exactly these and the docs list exactly these. */
@@ -100,4 +130,28 @@ export const allContracts = [
   setWatchlistContract,
   createSwapQuoteContract,
   executeSwapContract,
+  walletOverviewContract,
+  depositAddressContract,
+  createDepositContract,
+  listDepositsContract,
+  getDepositContract,
+  listWithdrawalAddressesContract,
+  addWithdrawalAddressContract,
+  removeWithdrawalAddressContract,
+  createWithdrawalContract,
+  listWithdrawalsContract,
+  getWithdrawalContract,
+  cancelWithdrawalContract,
+  listBankCardsContract,
+  addBankCardContract,
+  removeBankCardContract,
+  listStaffDepositsContract,
+  getStaffDepositContract,
+  getDepositProofContract,
+  decideDepositContract,
+  listStaffWithdrawalsContract,
+  getStaffWithdrawalContract,
+  decideWithdrawalContract,
+  completeWithdrawalContract,
+  failWithdrawalContract,
 ] as const;

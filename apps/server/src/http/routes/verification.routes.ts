@@ -14,7 +14,7 @@ import { submitVerification, verificationStatesOf } from '../../use-cases/verifi
 import { readUpload, uploadImage } from '../../use-cases/verification/upload-image.ts';
 
 export const verificationRoutes = [
-  handler(uploadImageContract, ({ session, bytes, deps }) => uploadImage(deps, session.user.id, bytes)),
+  handler(uploadImageContract, ({ session, bytes, query, deps }) => uploadImage(deps, session.user.id, bytes, query.purpose)),
   handler(getUploadContract, async ({ session, params, deps }) => {
     const { bytes, mediaType } = await readUpload(deps, BigInt(params.uploadId), session.user.id);
     return { bytes, mediaType };

@@ -65,7 +65,7 @@ export async function listVerifications(deps: Deps, query: { status: Row['status
 
 /** A verification photo for a reviewer; the view itself is an audited act. */
 export async function readUploadForReview(deps: Deps, staff: StaffSession, uploadId: bigint, requestId: string) {
-  const file = await readUpload(deps, uploadId, undefined);
+  const file = await readUpload(deps, uploadId, undefined, 'verification');
   await appendAudit(deps.db, {
     staffId: staff.staff.id,
     action: 'upload.view',

@@ -10,6 +10,7 @@ import { createSwapQuote } from '../../../src/use-cases/swap/create-swap-quote.t
 import { executeSwap } from '../../../src/use-cases/swap/execute-swap.ts';
 import { storageNotUsedInThisTest, testConfig } from '../../helpers/test-app.ts';
 import { createTestDb, type TestDb } from '../../helpers/test-db.ts';
+import { walletSettingsFrom } from '../../../src/use-cases/wallet/wallet-settings.ts';
 
 // Seeded randomised operations against the real store, with the reconciliation check after every
 // step. The seed is printed; replay a failure with LEDGER_SEED=<seed> (and LEDGER_STEPS=<n>).
@@ -65,6 +66,8 @@ describe(`ledger under random operations (seed ${seed})`, () => {
       logger: undefined as unknown as Deps['logger'],
       storage: storageNotUsedInThisTest,
       ledger: ledgerBatcherFor(t.db),
+      wallet: walletSettingsFrom(testConfig()),
+      chain: undefined,
       market: { latest: (symbol: string) => ({ tickId: 1n, symbol, price: `${btcPrice}.00000000`, atMs: at.getTime(), source: 'random-test' }) },
     } satisfies Deps;
     const openHolds: bigint[] = [];

@@ -12,6 +12,7 @@ const text = (max: number) =>
     .regex(/^[^\p{Cc}<>]+$/u, 'no control characters or angle brackets');
 const uploadIdSchema = z.string().regex(/^\d{1,19}$/, 'an upload id');
 
+export const uploadPurposes = ['verification', 'deposit_proof'] as const;
 export const verificationLevels = ['identity', 'advanced'] as const;
 export const verificationStates = ['unverified', 'in_review', 'verified', 'rejected'] as const;
 export const idDocumentTypes = ['passport', 'driving_licence', 'id_card', 'other'] as const;
@@ -21,9 +22,11 @@ export const uploadImageContract = defineContract({
   method: 'POST',
   path: '/home/uploads/image',
   summary:
-    'Upload a jpg, png or gif (decided by its bytes) for a verification photo. It is re-encoded without metadata and stored encrypted; only you and compliance staff can fetch it.',
+    'Upload a jpg, png or gif (decided by its bytes) for a verification photo or a deposit screenshot. It is re-encoded without metadata and stored encrypted; only you and compliance staff can fetch it.',
   caller: 'user',
   binaryBody: { maxBytes: MAX_IMAGE_BYTES, description: 'The image file as raw bytes.' },
+  /** What the image is for: a verification photo (read by compliance staff) or a deposit screenshot (read by finance staff). */
+  query: z.object({ purpose: z.enum(uploadPurposes).default('verification') }),
   data: z.object({ uploadId: z.string(), format: z.enum(['jpeg', 'png', 'gif']), width: z.number().int(), height: z.number().int() }),
   errors: ['WRONG_IMAGE_FORMAT', 'FILE_SIZE_MISMATCH', 'PAYLOAD_TOO_LARGE'],
 });

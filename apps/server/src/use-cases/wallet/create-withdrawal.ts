@@ -1,0 +1,170 @@
+import { AppError, type WalletChannelId } from '@keel/contracts';
+import {
+  formatAmount,
+  LedgerError,
+  loginGate,
+  USDT_SCALE,
+  utcDayStartMs,
+  type WithdrawalAttempt,
+  type WithdrawalRefusal,
+  withdrawalRefusal,
+} from '@keel/domain';
+import type { Deps } from '../../deps.ts';
+import type { Queryable } from '../../persistence/db.ts';
+import { placeHold } from '../../persistence/ledger-holds.store.ts';
+import { ensureUserAccount, toMinor } from '../../persistence/ledger.store.ts';
+import { clearLoginFailures, readLoginFailures, recordLoginFailure } from '../../persistence/login-failures.store.ts';
+import type { UserRow } from '../../persistence/users.repository.ts';
+import { findWithdrawalView, withdrawalView } from '../../persistence/withdrawals.repository.ts';
+import { verifyPassword } from '../../security/passwords.ts';
+import { verificationStatesOf } from '../verification/submit-verification.ts';
+import { parseChannelAmount, valueInUsdt } from './wallet-support.ts';
+
+/** Each published rule, as the catalogue error that names it; `data.rule` says which rule applied. */
+export function refusalError(refusal: WithdrawalRefusal): AppError {
+  switch (refusal.rule) {
+    case 'withdrawal_forbidden':
+      return new AppError('WITHDRAWAL_FORBIDDEN', { rule: refusal.rule });
+    case 'withdrawals_closed':
+      return new AppError('WITHDRAWAL_CLOSED', { rule: refusal.rule });
+    case 'time_window':
+      return new AppError('TRANSACTION_TIME_LIMITED', { rule: refusal.rule, from: refusal.from, to: refusal.to, timeZone: 'UTC' });
+    case 'identity_verification':
+      return new AppError('IDENTITY_VERIFICATION_REQUIRED', { rule: refusal.rule });
+    case 'password_change_lock':
+    case 'address_hold':
+      return new AppError('WITHDRAWAL_PERIOD', { rule: refusal.rule, until: new Date(refusal.untilMs).toISOString() });
+    case 'daily_count':
+      return new AppError('DAILY_WITHDRAWAL_COUNT_LIMIT', { rule: refusal.rule, limit: refusal.limit, used: refusal.used });
+    case 'tier_daily_limit':
+      return new AppError('WITHDRAWAL_IMPOSSIBLE', {
+        rule: refusal.rule,
+        tier: refusal.tier,
+        limitUsdt: formatAmount(refusal.limitUsdtMinor, USDT_SCALE),
+        usedUsdt: formatAmount(refusal.usedUsdtMinor, USDT_SCALE),
+        remainingUsdt: formatAmount(refusal.remainingUsdtMinor, USDT_SCALE),
+      });
+  }
+}
+
+/** Today's (UTC) withdrawal requests of a user and the USDT value of those not returned. */
+export async function withdrawalsToday(db: Queryable, userId: bigint, nowMs: number) {
+  const [row] = await db.query<{ requests: bigint; used_minor: string }>(
+    `SELECT count(*)::bigint AS requests,
+       COALESCE(sum(usdt_value_minor) FILTER (WHERE status NOT IN ('rejected', 'failed', 'cancelled')), 0) AS used_minor
+     FROM withdrawals WHERE user_id = $1 AND created_at >= $2`,
+    [userId, new Date(utcDayStartMs(nowMs))],
+  );
+  return { requests: Number(row!.requests), usedUsdtMinor: toMinor(row!.used_minor) };
+}
+
+/** Wrong payment passwords are counted like failed logins: after a few, each try waits longer, then it locks. */
+async function checkPaymentPassword(deps: Deps, user: UserRow, paymentPassword: string) {
+  if (user.payment_password_hash === null) throw new AppError('PAYMENT_PASSWORD_NOT_SET');
+  const identifier = `payment-password:${user.id}`;
+  const now = deps.now();
+  const gate = loginGate(await readLoginFailures(deps.db, identifier), now.getTime());
+  if (!gate.allowed) throw new AppError('TOO_MANY_REQUESTS', { retryAfterSeconds: Math.ceil(gate.retryAfterMs / 1000) });
+  if (await verifyPassword(user.payment_password_hash, paymentPassword)) {
+    await clearLoginFailures(deps.db, identifier);
+    return;
+  }
+  await deps.db.transaction((tx) => recordLoginFailure(tx, identifier, now));
+  throw new AppError('WRONG_PAYMENT_PASSWORD');
+}
+
+/**
+ * A withdrawal request. The published rules are checked first (each refusal names its rule), then
+ * the payment password, then — in one transaction — the daily count and limit and the hold of
+ * amount + fee on the coin account. Locks, always in this order: the user's row (so one user's
+ * requests are judged one at a time against today's totals), then the ledger account (placeHold).
+ * Of many concurrent requests for the whole balance exactly one is held; the others find the
+ * balance gone ("insufficient balance").
+ */
+export async function createWithdrawal(
+  deps: Deps,
+  input: { user: UserRow; channel: WalletChannelId; addressId: bigint; amount: string; paymentPassword: string; requestKey: string },
+) {
+  const channel = deps.wallet.channels.get(input.channel);
+  if (!channel) throw new AppError('WITHDRAWAL_IMPOSSIBLE', { rule: 'channel_unavailable', channel: input.channel });
+  const amountMinor = parseChannelAmount(channel, input.amount);
+  if (amountMinor < channel.withdrawMinMinor) {
+    throw new AppError('AMOUNT_OUT_OF_RANGE', { min: formatAmount(channel.withdrawMinMinor, channel.scale), asset: channel.asset });
+  }
+  const [address] = await deps.db.query<{ id: bigint; network: string; address: string; created_at: Date }>(
+    'SELECT id, network, address, created_at FROM withdrawal_addresses WHERE id = $1 AND user_id = $2 AND removed_at IS NULL',
+    [input.addressId, input.user.id],
+  );
+  if (!address) throw new AppError('RECORD_NOT_FOUND', { field: 'addressId' });
+  if (address.network !== channel.network) throw new AppError('WRONG_ADDRESS', { problem: 'wrong_network', network: channel.network });
+
+  const now = deps.now();
+  const { tier } = await verificationStatesOf(deps.db, input.user.id);
+  const valuation = valueInUsdt(deps, channel, amountMinor, true)!;
+  const attempt = (today: { requests: number; usedUsdtMinor: bigint }): WithdrawalAttempt => ({
+    nowMs: now.getTime(),
+    userStatus: input.user.status,
+    tier,
+    loginPasswordChangedAtMs: input.user.login_password_changed_at?.getTime() ?? null,
+    addressAddedAtMs: address.created_at.getTime(),
+    requestsTodayCount: today.requests,
+    usedTodayUsdtMinor: today.usedUsdtMinor,
+    usdtValueMinor: valuation.usdtValueMinor,
+  });
+  // The rules that need no lock first, so a refused request costs no password check.
+  const early = withdrawalRefusal(deps.wallet.policy, attempt(await withdrawalsToday(deps.db, input.user.id, now.getTime())));
+  if (early) throw refusalError(early);
+  await checkPaymentPassword(deps, input.user, input.paymentPassword);
+
+  const feeMinor = channel.withdrawFeeMinor;
+  const approvalsRequired = valuation.usdtValueMinor > deps.wallet.twoPersonAboveUsdtMinor ? 2 : 1;
+  try {
+    const withdrawalId = await deps.db.transaction(async (tx) => {
+      await tx.query('SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE', [input.user.id]);
+      const refusal = withdrawalRefusal(deps.wallet.policy, attempt(await withdrawalsToday(tx, input.user.id, now.getTime())));
+      if (refusal) throw refusalError(refusal);
+      const coin = await ensureUserAccount(tx, input.user.id, 'coin', channel.asset);
+      // The hold names the withdrawal, so its id is taken first.
+      const [{ id }] = (await tx.query<{ id: bigint }>(`SELECT nextval(pg_get_serial_sequence('withdrawals', 'id')) AS id`)) as [{ id: bigint }];
+      const hold = await placeHold(tx, {
+        accountId: coin,
+        amountMinor: amountMinor + feeMinor,
+        referenceType: 'withdrawal',
+        referenceId: id.toString(),
+        // A retry after an unknown outcome finds this hold instead of holding twice.
+        idempotencyKey: `withdrawal:${input.user.id}:${input.requestKey}`,
+        at: now,
+      });
+      if (hold.replayed) {
+        const [earlier] = await tx.query<{ id: bigint }>('SELECT id FROM withdrawals WHERE hold_id = $1', [hold.holdId]);
+        return earlier!.id;
+      }
+      await tx.query(
+        `INSERT INTO withdrawals (id, user_id, channel, asset, network, address_id, address, amount_minor, fee_minor, usdt_value_minor,
+           price_tick_id, hold_id, approvals_required, created_at)
+         OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+        [
+          id,
+          input.user.id,
+          channel.id,
+          channel.asset,
+          channel.network,
+          address.id,
+          address.address,
+          amountMinor.toString(),
+          feeMinor.toString(),
+          valuation.usdtValueMinor.toString(),
+          valuation.tickId,
+          hold.holdId,
+          approvalsRequired,
+          now,
+        ],
+      );
+      return id;
+    });
+    return withdrawalView((await findWithdrawalView(deps.db, withdrawalId))!);
+  } catch (error) {
+    if (error instanceof LedgerError && error.problem.kind === 'insufficient_balance') throw new AppError('INSUFFICIENT_BALANCE');
+    throw error;
+  }
+}

@@ -1,0 +1,180 @@
+import { AppError, userDisplayName, type WalletChannelId } from '@keel/contracts';
+import { depositTransition, formatAmount, transferPostings, USDT_SCALE } from '@keel/domain';
+import type { Deps } from '../../deps.ts';
+import { appendAudit } from '../../persistence/audit.repository.ts';
+import type { Queryable } from '../../persistence/db.ts';
+import { type DepositRow, depositView, lockDeposit } from '../../persistence/deposits.repository.ts';
+import { ensureUserAccount, postEntry, toMinor } from '../../persistence/ledger.store.ts';
+import type { StaffSession } from '../admin/staff-auth.ts';
+import { readUpload } from '../verification/upload-image.ts';
+import { hotWalletAccount, messageUser } from './wallet-support.ts';
+
+interface StaffDepositRow extends DepositRow {
+  username: string | null;
+  email: string | null;
+  phone: string | null;
+  nickname: string | null;
+  first_approver: string | null;
+  decider: string | null;
+}
+
+const STAFF_SELECT = `SELECT d.*, u.username, u.email, u.phone, u.nickname, f.username AS first_approver, s.username AS decider
+  FROM deposits d JOIN users u ON u.id = d.user_id
+  LEFT JOIN staff f ON f.id = d.first_approved_by LEFT JOIN staff s ON s.id = d.decided_by`;
+
+function staffDepositView(row: StaffDepositRow) {
+  return {
+    ...depositView(row),
+    userId: row.user_id.toString(),
+    userName: userDisplayName({ id: row.user_id.toString(), nickname: row.nickname, username: row.username, email: row.email, phone: row.phone }),
+    approvalsRequired: row.approvals_required,
+    firstApproval: row.first_approver && row.first_approved_at ? { staff: row.first_approver, at: row.first_approved_at.toISOString() } : null,
+    decidedBy: row.decider,
+    usdtValue: formatAmount(toMinor(row.usdt_value_minor), USDT_SCALE),
+  };
+}
+
+/** Filters shared by the two finance queues: a user id, or a fragment of the username, e-mail or phone. */
+export function userFilterSql(alias: string, parameter: number): string {
+  return `($${parameter}::text IS NULL OR ${alias}.user_id::text = $${parameter}
+    OR u.username ILIKE '%' || $${parameter} || '%' OR u.email ILIKE '%' || $${parameter} || '%' OR u.phone LIKE '%' || $${parameter} || '%')`;
+}
+
+export async function listStaffDeposits(
+  deps: Deps,
+  query: { status: DepositRow['status']; channel?: WalletChannelId; user?: string; page: number; pageSize: number },
+) {
+  const where = `WHERE d.status = $1 AND ($2::text IS NULL OR d.channel = $2) AND ${userFilterSql('d', 3)}`;
+  const params = [query.status, query.channel ?? null, query.user || null];
+  // Pending ones first in, first out; decided ones newest first.
+  const order = query.status === 'pending' ? 'd.id' : 'd.id DESC';
+  const rows = await deps.db.query<StaffDepositRow>(`${STAFF_SELECT} ${where} ORDER BY ${order} LIMIT $4 OFFSET $5`, [
+    ...params,
+    query.pageSize,
+    (query.page - 1) * query.pageSize,
+  ]);
+  const [count] = await deps.db.query<{ total: bigint }>(`SELECT count(*)::bigint AS total FROM deposits d JOIN users u ON u.id = d.user_id ${where}`, params);
+  return { items: rows.map(staffDepositView), total: Number(count!.total) };
+}
+
+async function staffDeposit(db: Queryable, depositId: bigint) {
+  const [row] = await db.query<StaffDepositRow>(`${STAFF_SELECT} WHERE d.id = $1`, [depositId]);
+  if (!row) throw new AppError('RECORD_NOT_FOUND');
+  return staffDepositView(row);
+}
+
+export function getStaffDeposit(deps: Deps, depositId: bigint) {
+  return staffDeposit(deps.db, depositId);
+}
+
+/** The screenshot of a deposit, for finance staff; the view is an audited act. */
+export async function readDepositProof(deps: Deps, staff: StaffSession, depositId: bigint, requestId: string) {
+  const [deposit] = await deps.db.query<{ user_id: bigint; proof_upload_id: bigint | null }>('SELECT user_id, proof_upload_id FROM deposits WHERE id = $1', [
+    depositId,
+  ]);
+  if (!deposit?.proof_upload_id) throw new AppError('RECORD_NOT_FOUND');
+  const file = await readUpload(deps, deposit.proof_upload_id, deposit.user_id, 'deposit_proof');
+  await appendAudit(deps.db, {
+    staffId: staff.staff.id,
+    action: 'deposit.proof.view',
+    targetType: 'deposit',
+    targetId: depositId.toString(),
+    detail: { userId: deposit.user_id.toString(), uploadId: deposit.proof_upload_id.toString() },
+    requestId,
+    at: deps.now(),
+  });
+  return file;
+}
+
+/**
+ * Credits an approved deposit: one entry from the channel's hot-wallet account to the user's coin
+ * account, of exactly the amount reported. Its key is the deposit's id, so it posts once whoever
+ * asks (staff, or the on-chain check on any node).
+ */
+export async function creditDeposit(tx: Queryable, deposit: DepositRow, at: Date): Promise<bigint> {
+  const hotWallet = await hotWalletAccount(tx, { id: deposit.channel, asset: deposit.asset });
+  const coin = await ensureUserAccount(tx, deposit.user_id, 'coin', deposit.asset);
+  const { entryId } = await postEntry(tx, {
+    reason: 'deposit',
+    referenceType: 'deposit',
+    referenceId: deposit.id.toString(),
+    idempotencyKey: `deposit:${deposit.id}`,
+    memo: `${deposit.channel} deposit, transaction ${deposit.tx_hash}`,
+    postings: transferPostings(hotWallet, coin, deposit.asset, toMinor(deposit.amount_minor)),
+    at,
+  });
+  return entryId;
+}
+
+export async function tellUserOfDeposit(tx: Queryable, deposit: DepositRow, approved: boolean, reason: string | null, at: Date) {
+  const amount = depositView(deposit).amount;
+  const vars = { amount, asset: deposit.asset, channel: deposit.channel, reason: reason ?? '' };
+  await messageUser(
+    tx,
+    deposit.user_id,
+    approved
+      ? { title: 'notify.deposit.approved.title', body: 'notify.deposit.approved.body' }
+      : { title: 'notify.deposit.rejected.title', body: 'notify.deposit.rejected.body' },
+    vars,
+    at,
+  );
+}
+
+/**
+ * Finance staff approve or reject a deposit waiting for staff review. Approval credits what the
+ * user reported (staff never type an amount). Above the two-person threshold the first approval
+ * is only recorded and a different staff member's approval credits it. Decision, ledger entry,
+ * audit entry and the user's message commit together.
+ */
+export async function decideDeposit(
+  deps: Deps,
+  staff: StaffSession,
+  input: { depositId: bigint; decision: 'approve' | 'reject'; reason?: string; requestId: string },
+) {
+  const now = deps.now();
+  return deps.db.transaction(async (tx) => {
+    const deposit = await lockDeposit(tx, input.depositId);
+    if (!deposit) throw new AppError('RECORD_NOT_FOUND');
+    // An on-chain-checked deposit is decided by the chain, not by a person.
+    if (deposit.review === 'chain') throw new AppError('NOT_PENDING_REVIEW', { review: 'chain' });
+    const outcome = depositTransition(
+      { status: deposit.status, approvalsRequired: deposit.approvals_required, firstApprovedBy: deposit.first_approved_by },
+      input.decision === 'approve' ? { kind: 'approve', staffId: staff.staff.id } : { kind: 'reject' },
+    );
+    if (!outcome.ok) throw new AppError(outcome.problem === 'same_approver' ? 'SECOND_APPROVER_REQUIRED' : 'NOT_PENDING_REVIEW');
+    const firstApprovalNow = outcome.firstApprovedBy !== deposit.first_approved_by;
+    const entryId = outcome.effect === 'credit' ? await creditDeposit(tx, deposit, now) : null;
+    const ended = outcome.status !== 'pending';
+    await tx.query(
+      `UPDATE deposits SET status = $2, first_approved_by = $3, first_approved_at = COALESCE(first_approved_at, $4),
+         decided_by = $5, decided_at = $6, reject_reason = $7, entry_id = $8 WHERE id = $1`,
+      [
+        deposit.id,
+        outcome.status,
+        outcome.firstApprovedBy,
+        firstApprovalNow ? now : null,
+        ended ? staff.staff.id : null,
+        ended ? now : null,
+        outcome.status === 'rejected' ? input.reason : null,
+        entryId,
+      ],
+    );
+    await appendAudit(tx, {
+      staffId: staff.staff.id,
+      action: outcome.status === 'rejected' ? 'deposit.reject' : firstApprovalNow ? 'deposit.first_approval' : 'deposit.approve',
+      targetType: 'deposit',
+      targetId: deposit.id.toString(),
+      detail: {
+        userId: deposit.user_id.toString(),
+        channel: deposit.channel,
+        amount: depositView(deposit).amount,
+        ...(entryId ? { entryId: entryId.toString() } : {}),
+        ...(outcome.status === 'rejected' ? { reason: input.reason } : {}),
+      },
+      requestId: input.requestId,
+      at: now,
+    });
+    if (ended) await tellUserOfDeposit(tx, deposit, outcome.status === 'approved', input.reason ?? null, now);
+    return staffDeposit(tx, deposit.id);
+  });
+}

@@ -1,0 +1,71 @@
+import { AppError, type LocaleCode } from '@keel/contracts';
+import { AmountError, parsePositiveAmount, parsePriceMinor, usdtSymbolOf, usdtValueMinor } from '@keel/domain';
+import { type MessageKey, translate } from '@keel/locales';
+import type { Deps } from '../../deps.ts';
+import type { Queryable } from '../../persistence/db.ts';
+import { ensurePlatformAccount } from '../../persistence/ledger.store.ts';
+import type { ChannelSetting } from './wallet-settings.ts';
+
+/** A typed amount of a channel's asset in minor units, or the catalogue's "wrong amount". */
+export function parseChannelAmount(channel: ChannelSetting, text: string): bigint {
+  try {
+    return parsePositiveAmount(text, channel.scale);
+  } catch (error) {
+    if (error instanceof AmountError) throw new AppError('WRONG_AMOUNT', { problem: error.problem, scale: channel.scale });
+    throw error;
+  }
+}
+
+export interface UsdtValuation {
+  usdtValueMinor: bigint;
+  /** The recorded tick that priced it (null for USDT, worth exactly 1). */
+  tickId: bigint | null;
+}
+
+/**
+ * The USDT value of an amount from the last recorded tick. `fresh` refuses a tick older than
+ * MARKET_PRICE_MAX_AGE_MS with "market price unavailable" (a withdrawal limit must not be judged on
+ * a stale price); without it any recorded tick will do, and none at all gives undefined.
+ */
+export function valueInUsdt(deps: Deps, channel: ChannelSetting, amountMinor: bigint, fresh: boolean): UsdtValuation | undefined {
+  const symbol = usdtSymbolOf(channel.asset);
+  if (symbol === undefined) return { usdtValueMinor: amountMinor, tickId: null };
+  const tick = deps.market.latest(symbol);
+  const stale = !tick || deps.now().getTime() - tick.atMs > deps.config.MARKET_PRICE_MAX_AGE_MS;
+  if (fresh && stale) throw new AppError('PRICE_UNAVAILABLE', { symbol });
+  if (!tick) return undefined;
+  return { usdtValueMinor: usdtValueMinor(amountMinor, channel.scale, parsePriceMinor(tick.price)), tickId: tick.tickId };
+}
+
+/**
+ * The platform's account for a channel's coins on chain. It goes negative as deposits arrive
+ * (the ledger's mirror of what the hot wallet holds for users) and back as withdrawals leave.
+ */
+export function hotWalletAccount(tx: Queryable, channel: Pick<ChannelSetting, 'id' | 'asset'>): Promise<bigint> {
+  return ensurePlatformAccount(tx, 'hot_wallet', channel.asset, { label: channel.id, allowNegative: true });
+}
+
+/** A system message to the user in their language (it lights the unread flag). */
+export async function messageUser(
+  tx: Queryable,
+  userId: bigint,
+  keys: { title: MessageKey; body: MessageKey },
+  vars: Record<string, string>,
+  at: Date,
+): Promise<void> {
+  const [user] = await tx.query<{ language: LocaleCode }>('SELECT language FROM users WHERE id = $1', [userId]);
+  const language = user?.language ?? 'en';
+  await tx.query('INSERT INTO messages (user_id, title, body, created_at) VALUES ($1, $2, $3, $4)', [
+    userId,
+    translate(language, keys.title, vars),
+    translate(language, keys.body, vars),
+    at,
+  ]);
+}
+
+/** Unique-index violations by index name, so a race on "once only" rows gets its catalogue answer. */
+export function isUniqueViolation(error: unknown, indexName: string): boolean {
+  const candidate = error as { code?: string; constraint?: string; message?: string; cause?: { code?: string } };
+  const code = candidate.code ?? candidate.cause?.code;
+  return code === '23505' && (candidate.constraint === indexName || (candidate.message ?? '').includes(indexName));
+}

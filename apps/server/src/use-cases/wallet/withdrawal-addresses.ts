@@ -1,0 +1,84 @@
+import { AppError } from '@keel/contracts';
+import { checkAddress, type WalletNetwork } from '@keel/domain';
+import type { Deps } from '../../deps.ts';
+import { isUniqueViolation, messageUser } from './wallet-support.ts';
+
+/** A published bound on the address book (TIGER_STYLE: a limit on everything). */
+export const MAX_WITHDRAWAL_ADDRESSES = 20;
+
+interface AddressRow {
+  id: bigint;
+  network: WalletNetwork;
+  address: string;
+  label: string;
+  created_at: Date;
+}
+
+function addressView(deps: Deps, row: AddressRow) {
+  return {
+    id: row.id.toString(),
+    network: row.network,
+    address: row.address,
+    label: row.label,
+    createdAt: row.created_at.toISOString(),
+    usableFrom: new Date(row.created_at.getTime() + deps.wallet.policy.addressHoldMs).toISOString(),
+  };
+}
+
+export async function listWithdrawalAddresses(deps: Deps, userId: bigint) {
+  const rows = await deps.db.query<AddressRow>(
+    'SELECT id, network, address, label, created_at FROM withdrawal_addresses WHERE user_id = $1 AND removed_at IS NULL ORDER BY id DESC',
+    [userId],
+  );
+  return { items: rows.map((row) => addressView(deps, row)), holdHours: deps.config.WITHDRAWAL_ADDRESS_HOLD_HOURS };
+}
+
+/**
+ * Adds an address to the book, checked for its network (Bitcoin base58check and bech32/bech32m,
+ * Ethereum EIP-55, TRON base58check) and stored in its normal form. It can be used after the
+ * published hold, and the user gets a system message: if someone else added it, they hear of it
+ * while the hold still protects them.
+ */
+export async function addWithdrawalAddress(deps: Deps, userId: bigint, input: { network: WalletNetwork; address: string; label: string }) {
+  const checked = checkAddress(input.network, input.address);
+  if (!checked.ok) throw new AppError('WRONG_ADDRESS', { problem: checked.problem, network: input.network });
+  const now = deps.now();
+  try {
+    return await deps.db.transaction(async (tx) => {
+      // The user's row lock makes the count and the insert one step, so the bound holds under races.
+      await tx.query('SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE', [userId]);
+      const [count] = await tx.query<{ total: bigint }>(
+        'SELECT count(*)::bigint AS total FROM withdrawal_addresses WHERE user_id = $1 AND removed_at IS NULL',
+        [userId],
+      );
+      if (Number(count!.total) >= MAX_WITHDRAWAL_ADDRESSES) throw new AppError('TOO_MANY_ITEMS', { limit: MAX_WITHDRAWAL_ADDRESSES });
+      const [row] = await tx.query<AddressRow>(
+        `INSERT INTO withdrawal_addresses (user_id, network, address, label, created_at) VALUES ($1, $2, $3, $4, $5)
+         RETURNING id, network, address, label, created_at`,
+        [userId, input.network, checked.address, input.label, now],
+      );
+      const view = addressView(deps, row!);
+      await messageUser(
+        tx,
+        userId,
+        { title: 'notify.address.added.title', body: 'notify.address.added.body' },
+        { address: checked.address, network: input.network, usableFrom: `${view.usableFrom.replace('T', ' ').slice(0, 16)} UTC` },
+        now,
+      );
+      return view;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, 'withdrawal_addresses_once')) throw new AppError('ALREADY_ADDED');
+    throw error;
+  }
+}
+
+export async function removeWithdrawalAddress(deps: Deps, userId: bigint, addressId: bigint) {
+  const rows = await deps.db.query('UPDATE withdrawal_addresses SET removed_at = $3 WHERE id = $1 AND user_id = $2 AND removed_at IS NULL RETURNING id', [
+    addressId,
+    userId,
+    deps.now(),
+  ]);
+  if (rows.length === 0) throw new AppError('RECORD_NOT_FOUND');
+  return null;
+}
