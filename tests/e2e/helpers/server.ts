@@ -35,6 +35,8 @@ export interface StartServerOptions {
    * (helpers/market.ts recordKnownTicks) and every figure derived from them is known.
    */
   market?: boolean | 'recorded';
+  /** Configuration overrides (environment variable names), e.g. the wallet's deposit keys. */
+  env?: Record<string, string>;
 }
 
 /**
@@ -47,7 +49,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<E2e
     throw new Error(`${WEB_DIST_DIR}/index.html is missing: run \`npm run build\` before the browser tests`);
   }
   const testDb = await createTestDb();
-  const config = testConfig({ SERVICE_URL, WEB_DIST_DIR, ADMIN_DIST_DIR });
+  const config = testConfig({ SERVICE_URL, WEB_DIST_DIR, ADMIN_DIST_DIR, ...options.env });
   const storageRoot = await mkdtemp(join(tmpdir(), 'keel-e2e-uploads-'));
   const storage = createEncryptedStorage(createLocalFolderStorage(storageRoot), randomBytes(32));
   const market =
