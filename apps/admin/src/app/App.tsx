@@ -1,6 +1,8 @@
 import {
   listAuditContract,
   listNotificationsContract,
+  listStaffDepositsContract,
+  listStaffWithdrawalsContract,
   listVerificationsContract,
   staffLogoutContract,
   staffMeContract,
@@ -9,6 +11,8 @@ import {
 import { useCallback, useEffect, useState } from 'react';
 import { AuditPage } from '../features/audit/AuditPage.tsx';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
+import { DepositsPage } from '../features/finance/DepositsPage.tsx';
+import { WithdrawalsPage } from '../features/finance/WithdrawalsPage.tsx';
 import { OutboxPage } from '../features/outbox/OutboxPage.tsx';
 import { UsersPage } from '../features/users/UsersPage.tsx';
 import { VerificationsPage } from '../features/verifications/VerificationsPage.tsx';
@@ -17,7 +21,7 @@ import { useI18n } from '../shared/i18n.tsx';
 import { LanguageSelect } from '../shared/LanguageSelect.tsx';
 
 type Staff = { id: string; username: string; roles: StaffRole[] };
-type View = 'users' | 'audit' | 'verifications' | 'outbox';
+type View = 'users' | 'audit' | 'verifications' | 'outbox' | 'deposits' | 'withdrawals';
 
 const allowed = (roles: readonly StaffRole[], contract: { staffRoles?: readonly string[] }) =>
   roles.some((role) => (contract.staffRoles ?? []).includes(role));
@@ -50,6 +54,9 @@ export function App() {
   // Pages the server would refuse are not offered (the server refuses them anyway).
   const canReview = allowed(staff.roles, listVerificationsContract);
   const canReadOutbox = allowed(staff.roles, listNotificationsContract);
+  // The finance area (roles admin and finance): the deposit and withdrawal queues.
+  const canReviewDeposits = allowed(staff.roles, listStaffDepositsContract);
+  const canReviewWithdrawals = allowed(staff.roles, listStaffWithdrawalsContract);
   async function logout() {
     await api(staffLogoutContract).catch(() => {});
     staffToken.clear();
@@ -79,6 +86,16 @@ export function App() {
               {t('admin.outbox.nav')}
             </button>
           )}
+          {canReviewDeposits && (
+            <button type="button" className={view === 'deposits' ? 'tab active' : 'tab'} onClick={() => setView('deposits')}>
+              {t('admin.finance.nav.deposits')}
+            </button>
+          )}
+          {canReviewWithdrawals && (
+            <button type="button" className={view === 'withdrawals' ? 'tab active' : 'tab'} onClick={() => setView('withdrawals')}>
+              {t('admin.finance.nav.withdrawals')}
+            </button>
+          )}
         </nav>
         <span className="who">
           {staff.username} · {staff.roles.map((role) => t(`admin.role.${role}`)).join(', ')}
@@ -93,6 +110,8 @@ export function App() {
         {view === 'audit' && canReadAudit && <AuditPage />}
         {view === 'verifications' && canReview && <VerificationsPage />}
         {view === 'outbox' && canReadOutbox && <OutboxPage />}
+        {view === 'deposits' && canReviewDeposits && <DepositsPage staff={staff} />}
+        {view === 'withdrawals' && canReviewWithdrawals && <WithdrawalsPage staff={staff} />}
       </main>
     </div>
   );

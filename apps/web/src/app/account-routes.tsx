@@ -5,7 +5,7 @@ import { SafeSettingPage } from '../routes/mobile/safeSetting/SafeSettingPage.ts
 
 /**
  * Issue 4's settings and verification routes (spec section 2), all behind the login guard and
- * outside the tab shell (sub-pages with a way back). /person/setting/bank belongs to issue 5.
+ * outside the tab shell (sub-pages with a way back). /person/setting/bank is in wallet-routes.tsx.
  */
 export const accountRoutes: RouteObject[] = [
   { path: '/person/setting', element: <SettingPage /> },

@@ -14,6 +14,7 @@ import { NewsPage } from '../routes/mobile/news/NewsPage.tsx';
 import { RegisterPage } from '../routes/mobile/register/RegisterPage.tsx';
 import { TradePage } from '../routes/mobile/trade/TradePage.tsx';
 import { accountRoutes } from './account-routes.tsx';
+import { walletRoutes } from './wallet-routes.tsx';
 import { RequireAuth } from './guards.tsx';
 import { RootLayout } from './RootLayout.tsx';
 import { isTradeIdPath, TabShell } from './TabShell.tsx';
@@ -72,6 +73,7 @@ export const routes: RouteObject[] = [
           { path: '/assets/conversion', element: <ConversionPage /> },
           { path: '/assets/records', element: <RecordsPage /> },
           ...accountRoutes,
+          ...walletRoutes,
         ],
       },
       { path: '*', element: <UnmatchedRoute /> },

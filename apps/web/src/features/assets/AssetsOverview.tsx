@@ -4,7 +4,7 @@ import { formatDateTime } from '../../shared/format/time.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Amount } from '../../shared/ui/Amount.tsx';
 import { Card, LoadFailedNotice } from '../../shared/ui/components.tsx';
-import { ExchangeIcon, RecordsIcon, TransferIcon } from '../../shared/ui/icons.tsx';
+import { DepositIcon, ExchangeIcon, RecordsIcon, TransferIcon, WithdrawIcon } from '../../shared/ui/icons.tsx';
 import { usdtPrices } from '../market/tickers.ts';
 import { useTickers } from '../market/useTickers.ts';
 import { accountKindKeys } from './accounts.ts';
@@ -79,7 +79,8 @@ function AccountCard({ group, hideZero }: { group: AccountGroup; hideZero: boole
 }
 
 /**
- * The assets tab: the total in USDT, the actions, and every account type with its usable, frozen
+ * The assets tab: the total in USDT, the actions (deposit, withdraw, transfer, exchange, records)
+ * with links to the deposit and withdrawal records, and every account type with its usable, frozen
  * and converted balances. Values follow the live prices.
  */
 export function AssetsOverview() {
@@ -137,9 +138,22 @@ export function AssetsOverview() {
           </details>
         )}
         <nav className="asset-actions" aria-label={t('web.assets.actions')}>
+          <Action to="/assets/recharge" icon={<DepositIcon />} label={t('web.wallet.deposit')} testId="action-deposit" />
+          <Action to="/assets/withdraw" icon={<WithdrawIcon />} label={t('web.wallet.withdraw')} testId="action-withdraw" />
           <Action to="/assets/transfer" icon={<TransferIcon />} label={t('web.assets.transfer')} testId="action-transfer" />
           <Action to="/assets/flashExchange" icon={<ExchangeIcon />} label={t('web.assets.exchange')} testId="action-exchange" />
           <Action to="/assets/records" icon={<RecordsIcon />} label={t('web.assets.records')} testId="action-records" />
+        </nav>
+        <nav className="asset-links" aria-label={t('web.wallet.recordsNav')}>
+          <Link to="/assets/rechargeLog" data-testid="link-recharge-log">
+            {t('web.deposit.logTitle')}
+          </Link>
+          <Link to="/assets/withdrawLog" data-testid="link-withdraw-log">
+            {t('web.withdraw.logTitle')}
+          </Link>
+          <Link to="/assets/WithdrawList" data-testid="link-withdraw-open">
+            {t('web.withdraw.openTitle')}
+          </Link>
         </nav>
       </Card>
 

@@ -1,8 +1,8 @@
 import type { MessageKey } from '@keel/locales';
 
 /**
- * The reason codes the ledger writes today, with their labels. Codes of later features (deposits,
- * options settlement…) show as their code until they get a label here.
+ * The reason codes the ledger writes today, with their labels. Codes of later features (options
+ * settlement…) show as their code until they get a label here.
  */
 export const reasonKeys = {
   'transfer.internal': 'web.records.reason.transferInternal',
@@ -10,6 +10,12 @@ export const reasonKeys = {
   'demo.fund': 'web.records.reason.demoFund',
   'hold.place': 'web.records.reason.holdPlace',
   'hold.release': 'web.records.reason.holdRelease',
+  // The wallet (issue 5): a deposit credited, and how a withdrawal's hold ended.
+  deposit: 'web.wallet.reason.deposit',
+  'withdrawal.completed': 'web.wallet.reason.withdrawalCompleted',
+  'withdrawal.rejected': 'web.wallet.reason.withdrawalRejected',
+  'withdrawal.failed': 'web.wallet.reason.withdrawalFailed',
+  'withdrawal.cancelled': 'web.wallet.reason.withdrawalCancelled',
 } as const satisfies Record<string, MessageKey>;
 
 export type KnownReason = keyof typeof reasonKeys;
@@ -23,4 +29,6 @@ export function isKnownReason(code: string): code is KnownReason {
 /** What a record's reference names, when it is more than the user themself. */
 export const referenceKeys: Record<string, MessageKey> = {
   swap_quote: 'web.records.ref.swapQuote',
+  withdrawal: 'web.wallet.ref.withdrawal',
+  deposit: 'web.wallet.ref.deposit',
 };

@@ -2,7 +2,7 @@ import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { LanguageSwitcher } from '../../shared/i18n/LanguageSwitcher.tsx';
 import { formatDateTime } from '../../shared/format/time.ts';
 import { Card, LoadFailedNotice, Notice, PageHeader } from '../../shared/ui/components.tsx';
-import { ClockIcon, DocumentIcon, MineIcon, ShieldIcon } from '../../shared/ui/icons.tsx';
+import { CardIcon, ClockIcon, DocumentIcon, MineIcon, ShieldIcon, WalletIcon } from '../../shared/ui/icons.tsx';
 import { useMe } from '../profile/useMe.ts';
 import { SettingsRow } from './SettingsRow.tsx';
 import { useSecurity } from './useSecurity.ts';
@@ -10,8 +10,8 @@ import '../auth/auth.css';
 
 /**
  * /person/setting (spec section 2): phone, e-mail, nickname, login and payment passwords, two-step
- * login, contact methods, anti-phishing code, active sessions, language and version. Bank cards
- * (/person/setting/bank) come with issue 5 and are not linked until then.
+ * login, contact methods, anti-phishing code, active sessions, bank cards (/person/setting/bank),
+ * withdrawal addresses, language and version.
  */
 export function SettingsPage() {
   const { t } = useI18n();
@@ -80,6 +80,16 @@ export function SettingsPage() {
             testId="setting-antiphishing"
           />
           <SettingsRow to="/safeSetting/sessions" icon={<ClockIcon />} label={t('web.settings.sessions')} testId="setting-sessions" />
+        </nav>
+      </Card>
+      <Card>
+        <h2 className="card-title">
+          <WalletIcon />
+          {t('web.wallet.settingsSection')}
+        </h2>
+        <nav className="list" aria-label={t('web.wallet.settingsSection')}>
+          <SettingsRow to="/person/setting/bank" icon={<CardIcon />} label={t('web.card.title')} testId="setting-bank" />
+          <SettingsRow to="/assets/WalletAddress/manage" icon={<WalletIcon />} label={t('web.address.title')} testId="setting-addresses" />
         </nav>
       </Card>
       <Card>

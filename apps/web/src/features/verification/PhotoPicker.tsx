@@ -1,7 +1,7 @@
 import { ApiError } from '@keel/contracts';
 import { useEffect, useId, useState } from 'react';
 import { isSessionError } from '../../shared/api/client.ts';
-import { uploadImage } from '../../shared/api/upload.ts';
+import { type UploadPurpose, uploadImage } from '../../shared/api/upload.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { imageFileProblem } from './image-check.ts';
 
@@ -25,12 +25,18 @@ export function PhotoPicker({
   name,
   onChange,
   missing,
+  purpose,
+  onUploading,
 }: {
   label: string;
   name: string;
   onChange: (value: PhotoValue | null) => void;
   /** The form was submitted without this required photo. */
   missing?: boolean;
+  /** What the image is for (default: verification); a deposit screenshot is `deposit_proof`. */
+  purpose?: UploadPurpose;
+  /** Told when an upload starts and ends, so a form can wait for it. */
+  onUploading?: (uploading: boolean) => void;
 }) {
   const { t, tServer } = useI18n();
   const id = useId();
@@ -54,13 +60,16 @@ export function PhotoPicker({
     }
     const url = URL.createObjectURL(file);
     setSlot({ state: 'uploading', preview: url });
+    onUploading?.(true);
     try {
-      const answer = await uploadImage(file);
+      const answer = await uploadImage(file, { purpose });
       setSlot({ state: 'done', preview: url, uploadId: answer.uploadId });
       onChange({ uploadId: answer.uploadId });
     } catch (error) {
       if (isSessionError(error)) return;
       setSlot({ state: 'error', preview: url, message: error instanceof ApiError ? tServer(error.message) : t('web.common.loadFailed') });
+    } finally {
+      onUploading?.(false);
     }
   }
 

@@ -204,3 +204,37 @@ export const StarIcon = ({ filled }: { filled: boolean }) => (
     <path d="m12 3.5 2.6 5.3 5.9.9-4.3 4.1 1 5.8-5.2-2.7-5.2 2.7 1-5.8-4.3-4.1 5.9-.9z" fill={filled ? 'currentColor' : 'none'} />
   </Icon>
 );
+
+/** An arrow into a tray: money coming in. */
+export const DepositIcon = () => (
+  <Icon>
+    <path d="M12 3v11" />
+    <path d="m7 10 5 5 5-5" />
+    <path d="M4 15v4a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-4" />
+  </Icon>
+);
+
+/** An arrow out of a tray: money going out. */
+export const WithdrawIcon = () => (
+  <Icon>
+    <path d="M12 15V4" />
+    <path d="m7 8 5-5 5 5" />
+    <path d="M4 15v4a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-4" />
+  </Icon>
+);
+
+export const WalletIcon = () => (
+  <Icon size={20}>
+    <path d="M4 7a2 2 0 0 1 2-2h12v4" />
+    <path d="M4 7v11a2 2 0 0 0 2 2h14V9H6a2 2 0 0 1-2-2Z" />
+    <circle cx="16" cy="14.5" r="1.2" fill="currentColor" />
+  </Icon>
+);
+
+export const CardIcon = () => (
+  <Icon size={20}>
+    <rect x="3" y="5" width="18" height="14" rx="2" />
+    <path d="M3 10h18" />
+    <path d="M7 15h4" />
+  </Icon>
+);

@@ -1,0 +1,259 @@
+import { addWithdrawalAddressContract, ApiError, type ContractData, errorCatalogue, listWithdrawalAddressesContract, removeWithdrawalAddressContract } from '@keel/contracts';
+import { type FormEvent, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { api, isSessionError } from '../../shared/api/client.ts';
+import { useApiQuery } from '../../shared/api/useApiQuery.ts';
+import { formatDateTime } from '../../shared/format/time.ts';
+import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
+import { Button, Card, LoadFailedNotice, Notice, SelectField, TextField } from '../../shared/ui/components.tsx';
+import { useToast } from '../../shared/ui/toast.tsx';
+import { useNow } from '../../shared/ui/useNow.ts';
+import { checkAddressForm } from './form-checks.ts';
+import { addressProblemKey } from './refusal.ts';
+import { ConfirmAction, MonoText, NetworkName, RefusalNotice, Time } from './WalletParts.tsx';
+import { addressNetworkKeys, channelKeys, channelNetworks, networkKeys, type WalletNetwork, walletNetworkList } from './wallet-labels.ts';
+import { isChannelId, withdrawPath } from './wallet-paths.ts';
+
+type BookAddress = ContractData<typeof listWithdrawalAddressesContract>['items'][number];
+const isNetwork = (value: string): value is WalletNetwork => (walletNetworkList as readonly string[]).includes(value);
+
+function AddressRow({
+  item,
+  now,
+  picker,
+  pickNetwork,
+  onChoose,
+  onRemove,
+  removing,
+}: {
+  item: BookAddress;
+  now: number;
+  picker: boolean;
+  pickNetwork: WalletNetwork | undefined;
+  onChoose: (item: BookAddress) => void;
+  onRemove: (item: BookAddress) => void;
+  removing: boolean;
+}) {
+  const { t } = useI18n();
+  const held = Date.parse(item.usableFrom) > now;
+  const otherNetwork = picker && pickNetwork !== undefined && item.network !== pickNetwork;
+  return (
+    <li className={otherNetwork ? 'wallet-row is-muted' : 'wallet-row'} data-testid={`address-row-${item.id}`} data-network={item.network}>
+      <div className="wallet-row-head">
+        <strong data-testid="address-row-label">{item.label || t('web.address.noLabel')}</strong>
+        <span className="state-badge" data-testid="address-row-network">
+          <NetworkName network={item.network} />
+        </span>
+      </div>
+      <MonoText value={item.address} testId="address-row-address" />
+      {held ? (
+        <p className="field-hint warning-text" data-testid="address-row-usable-from" data-usable-from={item.usableFrom}>
+          {t('web.address.usableFrom', { time: formatDateTime(item.usableFrom) })}
+        </p>
+      ) : (
+        <p className="field-hint" data-testid="address-row-usable">
+          {t('web.address.usable')}
+        </p>
+      )}
+      <p className="muted wallet-row-small">
+        {t('web.address.addedAt')} <Time iso={item.createdAt} />
+      </p>
+      <div className="wallet-row-actions">
+        {picker &&
+          (otherNetwork ? (
+            <span className="field-hint" data-testid="address-row-other-network">
+              {t('web.address.otherNetwork')}
+            </span>
+          ) : (
+            <Button className="btn-small" onClick={() => onChoose(item)} data-testid="address-row-choose">
+              {t('web.address.choose')}
+            </Button>
+          ))}
+        <ConfirmAction
+          label={t('web.address.remove')}
+          question={t('web.address.removeQuestion')}
+          confirmLabel={t('web.address.removeConfirm')}
+          busy={removing}
+          onConfirm={() => onRemove(item)}
+          testId="address-row-remove"
+        />
+      </div>
+    </li>
+  );
+}
+
+function AddAddressForm({ defaultNetwork, onAdded }: { defaultNetwork: WalletNetwork; onAdded: (item: BookAddress) => void }) {
+  const { t } = useI18n();
+  const [network, setNetwork] = useState<WalletNetwork>(defaultNetwork);
+  const [address, setAddress] = useState('');
+  const [label, setLabel] = useState('');
+  const [checked, setChecked] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [refused, setRefused] = useState<{ message: string; data: unknown } | null>(null);
+  const result = checkAddressForm({ network, address, label });
+
+  const addressText = (() => {
+    const problem = result.problems.address;
+    if (!problem) return undefined;
+    if (problem === 'tooLong') return t('web.address.problem.tooLong');
+    if (problem === 'wrong_network') return t('web.address.problem.wrongNetworkFor', { network: t(networkKeys[network]) });
+    return t(addressProblemKey(problem) ?? 'web.address.problem.format');
+  })();
+  const labelText = result.problems.label === 'tooLong' ? t('web.address.labelTooLong') : result.problems.label === 'characters' ? t('web.address.labelCharacters') : undefined;
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setChecked(true);
+    setRefused(null);
+    if (!result.body) return;
+    setBusy(true);
+    try {
+      const added = await api(addWithdrawalAddressContract, { body: result.body });
+      setAddress('');
+      setLabel('');
+      setChecked(false);
+      onAdded(added);
+    } catch (error) {
+      if (isSessionError(error)) return;
+      setRefused(error instanceof ApiError ? { message: error.message, data: error.data } : { message: errorCatalogue.SYSTEM_ERROR.msg, data: null });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="card form-card" onSubmit={submit} noValidate data-testid="address-form">
+      <h2 className="card-title">{t('web.address.addTitle')}</h2>
+      {refused && <RefusalNotice message={refused.message} data={refused.data} />}
+      <SelectField
+        label={t('web.address.network')}
+        value={network}
+        options={walletNetworkList.map((each) => ({ value: each, label: t(addressNetworkKeys[each]) }))}
+        testId="address-network"
+        onChange={(value) => {
+          if (isNetwork(value)) setNetwork(value);
+          setRefused(null);
+        }}
+      />
+      <TextField
+        label={t('web.address.address')}
+        name="address"
+        autoComplete="off"
+        autoCapitalize="off"
+        spellCheck={false}
+        dir="ltr"
+        value={address}
+        maxLength={120}
+        data-testid="address-input"
+        onChange={(event) => {
+          setAddress(event.target.value);
+          setRefused(null);
+        }}
+        error={checked || (address.trim() !== '' && result.problems.address === 'wrong_network') ? addressText : undefined}
+      />
+      <TextField
+        label={t('web.address.label')}
+        name="label"
+        autoComplete="off"
+        value={label}
+        maxLength={40}
+        hint={t('web.address.labelHint')}
+        data-testid="address-label"
+        onChange={(event) => setLabel(event.target.value)}
+        error={checked ? labelText : undefined}
+      />
+      <p className="field-hint">{t('web.address.checkNote')}</p>
+      <Button type="submit" block busy={busy} data-testid="address-submit">
+        {t('web.address.add')}
+      </Button>
+    </form>
+  );
+}
+
+/**
+ * /assets/WalletAddress/{selete}: the withdrawal address book. As a picker (`select` or `1`)
+ * choosing an address returns to the withdrawal form with it (and the channel the form had);
+ * otherwise it is the manage view. A new address is usable after the published hold.
+ */
+export function AddressBook({ picker }: { picker: boolean }) {
+  const { t, tServer } = useI18n();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const channelParam = params.get('channel');
+  const channel = isChannelId(channelParam) ? channelParam : undefined;
+  const pickNetwork = channel ? channelNetworks[channel] : undefined;
+  const book = useApiQuery(listWithdrawalAddressesContract);
+  const now = useNow(true, 30_000);
+  const [removing, setRemoving] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  async function remove(item: BookAddress) {
+    setRemoving(item.id);
+    setError(null);
+    try {
+      await api(removeWithdrawalAddressContract, { params: { addressId: item.id } });
+      toast(t('web.address.removed'));
+    } catch (failure) {
+      if (isSessionError(failure)) return;
+      setError(failure instanceof ApiError ? tServer(failure.message) : t('web.common.loadFailed'));
+    } finally {
+      setRemoving(null);
+      book.reload();
+    }
+  }
+
+  const items = book.data?.items ?? [];
+  // In the picker, addresses of the channel's network come first.
+  const sorted = pickNetwork ? [...items].sort((a, b) => Number(b.network === pickNetwork) - Number(a.network === pickNetwork)) : items;
+  return (
+    <>
+      {picker && channel && (
+        <Notice testId="address-picker-channel">{t('web.address.pickFor', { channel: t(channelKeys[channel]), network: t(networkKeys[channelNetworks[channel]]) })}</Notice>
+      )}
+      {book.data && <p className="muted" data-testid="address-hold-note">{t('web.address.holdNote', { hours: book.data.holdHours })}</p>}
+      {book.failed && <LoadFailedNotice onRetry={book.reload} />}
+      {error && (
+        <Notice tone="error" testId="form-error">
+          {error}
+        </Notice>
+      )}
+      <Card>
+        {book.data === null ? (
+          <p className="muted">{t('web.common.loading')}</p>
+        ) : items.length === 0 ? (
+          <p className="muted" data-testid="addresses-empty">
+            {t('web.address.empty')}
+          </p>
+        ) : (
+          <ul className="wallet-rows" data-testid="addresses">
+            {sorted.map((item) => (
+              <AddressRow
+                key={item.id}
+                item={item}
+                now={now}
+                picker={picker}
+                pickNetwork={pickNetwork}
+                removing={removing === item.id}
+                onChoose={(chosen) => navigate(withdrawPath({ addressId: chosen.id, channel }), { replace: true })}
+                onRemove={(chosen) => void remove(chosen)}
+              />
+            ))}
+          </ul>
+        )}
+      </Card>
+      <AddAddressForm
+        defaultNetwork={pickNetwork ?? 'tron'}
+        onAdded={(added) => {
+          toast(t('web.address.added', { time: formatDateTime(added.usableFrom) }));
+          book.reload();
+        }}
+      />
+      {picker && (
+        <Link to={withdrawPath({ channel })} className="btn btn-ghost btn-block" data-testid="address-picker-back">
+          {t('web.address.backToWithdraw')}
+        </Link>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,270 @@
+import { type ContractData, walletOverviewContract } from '@keel/contracts';
+import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { isSessionError } from '../../shared/api/client.ts';
+import { useApiQuery } from '../../shared/api/useApiQuery.ts';
+import { formatDecimal } from '../../shared/format/decimal.ts';
+import { formatDateTime } from '../../shared/format/time.ts';
+import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
+import { Button, Notice } from '../../shared/ui/components.tsx';
+import { describeRefusal, type RefusalFormat } from './refusal.ts';
+import {
+  channelKeys,
+  type DepositStatus,
+  depositStatusKeys,
+  networkKeys,
+  statusTone,
+  type WalletNetwork,
+  type WithdrawalStatus,
+  withdrawalStatusKeys,
+} from './wallet-labels.ts';
+import { pageFromQuery } from './wallet-paths.ts';
+import './wallet.css';
+
+export type WalletOverview = ContractData<typeof walletOverviewContract>;
+export type ChannelView = WalletOverview['channels'][number];
+
+/** GET /home/wallet/overview: channels, the published rules and where the user stands today. */
+export function useWalletOverview() {
+  return useApiQuery(walletOverviewContract);
+}
+
+/** Figures from an answer's `data` in the user's language; numbers and units kept left to right. */
+export function useRefusalFormat(): RefusalFormat {
+  const { locale } = useI18n();
+  return useMemo(
+    () => ({
+      // U+2066 … U+2069 isolate the number and its unit inside right-to-left text (ADR 0011).
+      amount: (value, unit) => `\u2066${formatDecimal(value, locale, { maxFractionDigits: 18 })}${unit ? ` ${unit}` : ''}\u2069`,
+      time: (value) => `\u2066${formatDateTime(typeof value === 'number' ? new Date(value).toISOString() : value)}\u2069`,
+    }),
+    [locale],
+  );
+}
+
+/**
+ * A refused call: the catalogue message translated, then the rule and its figures from `data`,
+ * and the next step when there is one (verify identity, set the payment password).
+ */
+export function RefusalNotice({ message, data, asset, testId = 'form-error' }: { message: string; data: unknown; asset?: string; testId?: string }) {
+  const { t, tServer } = useI18n();
+  const format = useRefusalFormat();
+  const refusal = describeRefusal(message, data, format, asset);
+  return (
+    <div data-error={refusal.errorKey ?? 'UNKNOWN'} className="refusal">
+      <Notice tone="error" title={tServer(message)} testId={testId}>
+        {refusal.details.map((detail) => (
+          <p key={detail.key} data-testid="refusal-detail">
+            {t(detail.key, detail.vars)}
+          </p>
+        ))}
+        {refusal.action === 'verify' && (
+          <Link to="/person/authentication" className="btn btn-secondary btn-small" data-testid="refusal-verify">
+            {t('web.withdraw.refusal.verifyLink')}
+          </Link>
+        )}
+        {refusal.action === 'paymentPassword' && (
+          <Link to="/person/setting/paypassword" className="btn btn-primary btn-small" data-testid="refusal-set-paypassword">
+            {t('web.withdraw.setPaymentPassword')}
+          </Link>
+        )}
+      </Notice>
+    </div>
+  );
+}
+
+export function ChannelName({ channel }: { channel: keyof typeof channelKeys }) {
+  const { t } = useI18n();
+  return <>{t(channelKeys[channel])}</>;
+}
+
+export function NetworkName({ network }: { network: WalletNetwork }) {
+  const { t } = useI18n();
+  return <>{t(networkKeys[network])}</>;
+}
+
+export function DepositStatusBadge({ status, testId }: { status: DepositStatus; testId?: string }) {
+  const { t } = useI18n();
+  return (
+    <span className={`state-badge wallet-status wallet-status-${statusTone(status)}`} data-status={status} data-testid={testId}>
+      {t(depositStatusKeys[status])}
+    </span>
+  );
+}
+
+export function WithdrawalStatusBadge({ status, testId }: { status: WithdrawalStatus; testId?: string }) {
+  const { t } = useI18n();
+  return (
+    <span className={`state-badge wallet-status wallet-status-${statusTone(status)}`} data-status={status} data-testid={testId}>
+      {t(withdrawalStatusKeys[status])}
+    </span>
+  );
+}
+
+/** A time in the spec's format, left to right in every language. */
+export function Time({ iso, testId }: { iso: string; testId?: string }) {
+  return (
+    <time className="num" dir="ltr" dateTime={iso} data-testid={testId}>
+      {formatDateTime(iso)}
+    </time>
+  );
+}
+
+/** An address or hash in full, for reading and copying; breaks anywhere so it never overflows. */
+export function MonoText({ value, testId }: { value: string; testId?: string }) {
+  return (
+    <bdi dir="ltr" className="mono wallet-mono" data-testid={testId}>
+      {value}
+    </bdi>
+  );
+}
+
+/**
+ * A destructive or final action asked twice: the first press shows the question with "yes" and
+ * "no" in place (no browser dialog), the second does it.
+ */
+export function ConfirmAction({
+  label,
+  question,
+  confirmLabel,
+  onConfirm,
+  busy,
+  testId,
+  variant = 'danger',
+}: {
+  label: string;
+  question: string;
+  confirmLabel: string;
+  onConfirm: () => void;
+  busy?: boolean;
+  testId: string;
+  variant?: 'danger' | 'secondary';
+}) {
+  const { t } = useI18n();
+  const [asking, setAsking] = useState(false);
+  if (!asking) {
+    return (
+      <Button variant={variant} className="btn-small" onClick={() => setAsking(true)} busy={busy} data-testid={testId}>
+        {label}
+      </Button>
+    );
+  }
+  return (
+    <fieldset className="confirm-inline" data-testid={`${testId}-question`}>
+      <legend className="confirm-question">{question}</legend>
+      <Button
+        variant="danger"
+        className="btn-small"
+        busy={busy}
+        onClick={() => {
+          setAsking(false);
+          onConfirm();
+        }}
+        data-testid={`${testId}-confirm`}
+      >
+        {confirmLabel}
+      </Button>
+      <Button variant="ghost" className="btn-small" onClick={() => setAsking(false)} data-testid={`${testId}-keep`}>
+        {t('web.wallet.keep')}
+      </Button>
+    </fieldset>
+  );
+}
+
+export const WALLET_PAGE_SIZE = 20;
+
+/**
+ * A page of a list whose page lives in the address (`?page=`), so a page can be reloaded or
+ * shared. `load` asks for one page; `key` names what is listed (a change loads again).
+ */
+export function usePagedList<T>(load: (page: number, pageSize: number) => Promise<T>, key: string) {
+  const [params, setParams] = useSearchParams();
+  const page = pageFromQuery(params.get('page'));
+  const [data, setData] = useState<T | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [loading, setLoading] = useState(true);
+  const [attempt, setAttempt] = useState(0);
+  const loader = useRef(load);
+  loader.current = load;
+
+  useEffect(() => {
+    let current = true;
+    void attempt;
+    void key;
+    setLoading(true);
+    setFailed(false);
+    loader
+      .current(page, WALLET_PAGE_SIZE)
+      .then((answer) => {
+        if (current) setData(answer);
+      })
+      .catch((error: unknown) => {
+        if (current && !isSessionError(error)) setFailed(true);
+      })
+      .finally(() => {
+        if (current) setLoading(false);
+      });
+    return () => {
+      current = false;
+    };
+  }, [page, key, attempt]);
+
+  function setPage(next: number) {
+    const search = new URLSearchParams(params);
+    if (next > 1) search.set('page', String(next));
+    else search.delete('page');
+    setParams(search);
+  }
+
+  return { page, setPage, data, failed, loading, reload: () => setAttempt((value) => value + 1) };
+}
+
+/** Previous / "page N of M" / next, under a list longer than a page. */
+export function Pager({
+  page,
+  total,
+  loading,
+  onPage,
+  testIdPrefix,
+}: {
+  page: number;
+  total: number;
+  loading: boolean;
+  onPage: (page: number) => void;
+  testIdPrefix: string;
+}) {
+  const { t } = useI18n();
+  const pages = Math.max(1, Math.ceil(total / WALLET_PAGE_SIZE));
+  if (total <= WALLET_PAGE_SIZE && page <= 1) return null;
+  return (
+    <nav className="pager" aria-label={t('web.records.pages')}>
+      <Button variant="secondary" className="btn-small" disabled={page <= 1 || loading} onClick={() => onPage(page - 1)} data-testid={`${testIdPrefix}-prev`}>
+        {t('web.records.previous')}
+      </Button>
+      <span data-testid={`${testIdPrefix}-page`}>{t('web.records.pageOf', { page, pages })}</span>
+      <Button variant="secondary" className="btn-small" disabled={page >= pages || loading} onClick={() => onPage(page + 1)} data-testid={`${testIdPrefix}-next`}>
+        {t('web.records.next')}
+      </Button>
+    </nav>
+  );
+}
+
+/** The honest-by-construction statement shown wherever a withdrawal waits (decisions page 1.3). */
+export function NothingToPayNotice({ testId = 'nothing-to-pay' }: { testId?: string }) {
+  const { t } = useI18n();
+  return (
+    <Notice tone="info" title={t('web.withdraw.nothingToPayTitle')} testId={testId}>
+      <p>{t('web.withdraw.nothingToPayBody')}</p>
+      <p>{t('web.withdraw.nothingToPayScam')}</p>
+    </Notice>
+  );
+}
+
+export function Fact({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd data-testid={testId}>{children}</dd>
+    </div>
+  );
+}

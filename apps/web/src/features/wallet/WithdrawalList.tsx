@@ -1,0 +1,109 @@
+import { type ContractData, listWithdrawalsContract } from '@keel/contracts';
+import { Link } from 'react-router';
+import { api } from '../../shared/api/client.ts';
+import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
+import { Amount } from '../../shared/ui/Amount.tsx';
+import { Card, LoadFailedNotice } from '../../shared/ui/components.tsx';
+import { ChevronIcon } from '../../shared/ui/icons.tsx';
+import { ChannelName, Pager, Time, usePagedList, WithdrawalStatusBadge } from './WalletParts.tsx';
+import { shortenMiddle } from './wallet-paths.ts';
+
+type Withdrawal = ContractData<typeof listWithdrawalsContract>['items'][number];
+
+function WithdrawalRow({ withdrawal }: { withdrawal: Withdrawal }) {
+  const { t } = useI18n();
+  return (
+    <li className="wallet-row" data-testid={`withdrawal-row-${withdrawal.id}`} data-status={withdrawal.status}>
+      <Link to={`/assets/WithdrawDetails/${withdrawal.id}`} className="wallet-row-link" data-testid="withdrawal-row-link">
+        <div className="wallet-row-head">
+          <strong data-testid="withdrawal-row-channel">
+            <ChannelName channel={withdrawal.channel} />
+          </strong>
+          <WithdrawalStatusBadge status={withdrawal.status} testId="withdrawal-row-status" />
+        </div>
+        <div className="wallet-row-main">
+          <Amount value={withdrawal.amount} unit={withdrawal.asset} testId="withdrawal-row-amount" />
+          <Time iso={withdrawal.createdAt} testId="withdrawal-row-time" />
+        </div>
+        <dl className="wallet-row-facts">
+          <div>
+            <dt>{t('web.withdraw.fee')}</dt>
+            <dd>
+              <Amount value={withdrawal.fee} unit={withdrawal.asset} testId="withdrawal-row-fee" />
+            </dd>
+          </div>
+          <div>
+            <dt>{t('web.withdraw.address')}</dt>
+            <dd>
+              <bdi dir="ltr" className="mono" title={withdrawal.address} data-testid="withdrawal-row-address" data-full={withdrawal.address}>
+                {shortenMiddle(withdrawal.address)}
+              </bdi>
+            </dd>
+          </div>
+          {withdrawal.queuePosition !== null && (
+            <div>
+              <dt>{t('web.withdraw.queue')}</dt>
+              <dd data-testid="withdrawal-row-queue" data-position={withdrawal.queuePosition}>
+                {t('web.withdraw.queuePosition', { position: withdrawal.queuePosition })}
+              </dd>
+            </div>
+          )}
+        </dl>
+        <span className="wallet-row-more">
+          {t('web.withdraw.details')}
+          <ChevronIcon />
+        </span>
+      </Link>
+    </li>
+  );
+}
+
+/**
+ * /assets/withdrawLog (`all`): every withdrawal, newest first. /assets/WithdrawList (`open`): the
+ * ones still pending or approved, each with its place in the queue.
+ */
+export function WithdrawalList({ scope }: { scope: 'all' | 'open' }) {
+  const { t } = useI18n();
+  const list = usePagedList((page, pageSize) => api(listWithdrawalsContract, { query: { page, pageSize, scope } }), scope);
+  const prefix = scope === 'open' ? 'withdrawals-open' : 'withdrawals';
+  return (
+    <>
+      {list.failed && <LoadFailedNotice onRetry={list.reload} />}
+      <Card>
+        {list.data === null ? (
+          <p className="muted">{t('web.common.loading')}</p>
+        ) : list.data.items.length === 0 ? (
+          <p className="muted" data-testid={`${prefix}-empty`}>
+            {scope === 'open' ? t('web.withdraw.openEmpty') : t('web.withdraw.empty')}
+          </p>
+        ) : (
+          <ul className="wallet-rows" aria-busy={list.loading || undefined} data-testid={prefix}>
+            {list.data.items.map((withdrawal) => (
+              <WithdrawalRow key={withdrawal.id} withdrawal={withdrawal} />
+            ))}
+          </ul>
+        )}
+        {list.data && <Pager page={list.page} total={list.data.total} loading={list.loading} onPage={list.setPage} testIdPrefix={prefix} />}
+        {list.data && (
+          <p className="field-hint" data-testid={`${prefix}-total`}>
+            {t('web.records.total', { count: list.data.total })}
+          </p>
+        )}
+      </Card>
+      <nav className="wallet-links">
+        {scope === 'open' ? (
+          <Link to="/assets/withdrawLog" data-testid="to-withdraw-log">
+            {t('web.withdraw.logTitle')}
+          </Link>
+        ) : (
+          <Link to="/assets/WithdrawList" data-testid="to-withdraw-open">
+            {t('web.withdraw.openTitle')}
+          </Link>
+        )}
+        <Link to="/assets/withdraw" data-testid="to-withdraw">
+          {t('web.withdraw.newWithdrawal')}
+        </Link>
+      </nav>
+    </>
+  );
+}
