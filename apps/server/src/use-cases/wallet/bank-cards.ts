@@ -1,7 +1,6 @@
-import { AppError } from '@keel/contracts';
 import type { Deps } from '../../deps.ts';
 import { normalizeTarget } from '../auth/contact-target.ts';
-import { isUniqueViolation } from './wallet-support.ts';
+import { addWithinLimit, removeOwnRow } from './wallet-support.ts';
 
 /** A published bound on the bank cards a user keeps. */
 export const MAX_BANK_CARDS = 10;
@@ -47,32 +46,16 @@ export async function addBankCard(
 ) {
   const phone = normalizeTarget('sms', input.phone, 'body.phone');
   const email = normalizeTarget('email', input.email, 'body.email');
-  try {
-    return await deps.db.transaction(async (tx) => {
-      await tx.query('SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE', [userId]);
-      const [count] = await tx.query<{ total: bigint }>('SELECT count(*)::bigint AS total FROM bank_cards WHERE user_id = $1 AND removed_at IS NULL', [
-        userId,
-      ]);
-      if (Number(count!.total) >= MAX_BANK_CARDS) throw new AppError('TOO_MANY_ITEMS', { limit: MAX_BANK_CARDS });
-      const [row] = await tx.query<CardRow>(
-        `INSERT INTO bank_cards (user_id, real_name, phone, bank_name, bank_account, ifsc, email, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
-        [userId, input.realName, phone, input.bankName, input.bankAccount, input.ifsc, email, deps.now()],
-      );
-      return cardView(row!);
-    });
-  } catch (error) {
-    if (isUniqueViolation(error, 'bank_cards_once')) throw new AppError('ALREADY_ADDED');
-    throw error;
-  }
+  return addWithinLimit(deps.db, { userId, table: 'bank_cards', limit: MAX_BANK_CARDS, uniqueIndex: 'bank_cards_once' }, async (tx) => {
+    const [row] = await tx.query<CardRow>(
+      `INSERT INTO bank_cards (user_id, real_name, phone, bank_name, bank_account, ifsc, email, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
+      [userId, input.realName, phone, input.bankName, input.bankAccount, input.ifsc, email, deps.now()],
+    );
+    return cardView(row!);
+  });
 }
 
-export async function removeBankCard(deps: Deps, userId: bigint, cardId: bigint) {
-  const rows = await deps.db.query('UPDATE bank_cards SET removed_at = $3 WHERE id = $1 AND user_id = $2 AND removed_at IS NULL RETURNING id', [
-    cardId,
-    userId,
-    deps.now(),
-  ]);
-  if (rows.length === 0) throw new AppError('RECORD_NOT_FOUND');
-  return null;
+export function removeBankCard(deps: Deps, userId: bigint, cardId: bigint) {
+  return removeOwnRow(deps.db, { userId, table: 'bank_cards', id: cardId, at: deps.now() });
 }

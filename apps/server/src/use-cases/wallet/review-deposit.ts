@@ -1,4 +1,4 @@
-import { AppError, userDisplayName, type WalletChannelId } from '@keel/contracts';
+import { AppError } from '@keel/contracts';
 import { depositTransition, formatAmount, transferPostings, USDT_SCALE } from '@keel/domain';
 import type { Deps } from '../../deps.ts';
 import { appendAudit } from '../../persistence/audit.repository.ts';
@@ -7,58 +7,26 @@ import { type DepositRow, depositView, lockDeposit } from '../../persistence/dep
 import { ensureUserAccount, postEntry, toMinor } from '../../persistence/ledger.store.ts';
 import type { StaffSession } from '../admin/staff-auth.ts';
 import { readUpload } from '../verification/upload-image.ts';
+import { queuePage, type QueueQuery, type StaffQueueColumns, staffQueueFields } from './finance-queue.ts';
 import { hotWalletAccount, messageUser } from './wallet-support.ts';
 
-interface StaffDepositRow extends DepositRow {
-  username: string | null;
-  email: string | null;
-  phone: string | null;
-  nickname: string | null;
-  first_approver: string | null;
-  decider: string | null;
-}
+interface StaffDepositRow extends DepositRow, StaffQueueColumns {}
 
-const STAFF_SELECT = `SELECT d.*, u.username, u.email, u.phone, u.nickname, f.username AS first_approver, s.username AS decider
-  FROM deposits d JOIN users u ON u.id = d.user_id
-  LEFT JOIN staff f ON f.id = d.first_approved_by LEFT JOIN staff s ON s.id = d.decided_by`;
+const STAFF_SELECT = `SELECT q.*, u.username, u.email, u.phone, u.nickname, f.username AS first_approver, s.username AS decider
+  FROM deposits q JOIN users u ON u.id = q.user_id
+  LEFT JOIN staff f ON f.id = q.first_approved_by LEFT JOIN staff s ON s.id = q.decided_by`;
 
 function staffDepositView(row: StaffDepositRow) {
-  return {
-    ...depositView(row),
-    userId: row.user_id.toString(),
-    userName: userDisplayName({ id: row.user_id.toString(), nickname: row.nickname, username: row.username, email: row.email, phone: row.phone }),
-    approvalsRequired: row.approvals_required,
-    firstApproval: row.first_approver && row.first_approved_at ? { staff: row.first_approver, at: row.first_approved_at.toISOString() } : null,
-    decidedBy: row.decider,
-    usdtValue: formatAmount(toMinor(row.usdt_value_minor), USDT_SCALE),
-  };
+  return { ...depositView(row), ...staffQueueFields(row), usdtValue: formatAmount(toMinor(row.usdt_value_minor), USDT_SCALE) };
 }
 
-/** Filters shared by the two finance queues: a user id, or a fragment of the username, e-mail or phone. */
-export function userFilterSql(alias: string, parameter: number): string {
-  return `($${parameter}::text IS NULL OR ${alias}.user_id::text = $${parameter}
-    OR u.username ILIKE '%' || $${parameter} || '%' OR u.email ILIKE '%' || $${parameter} || '%' OR u.phone LIKE '%' || $${parameter} || '%')`;
-}
-
-export async function listStaffDeposits(
-  deps: Deps,
-  query: { status: DepositRow['status']; channel?: WalletChannelId; user?: string; page: number; pageSize: number },
-) {
-  const where = `WHERE d.status = $1 AND ($2::text IS NULL OR d.channel = $2) AND ${userFilterSql('d', 3)}`;
-  const params = [query.status, query.channel ?? null, query.user || null];
-  // Pending ones first in, first out; decided ones newest first.
-  const order = query.status === 'pending' ? 'd.id' : 'd.id DESC';
-  const rows = await deps.db.query<StaffDepositRow>(`${STAFF_SELECT} ${where} ORDER BY ${order} LIMIT $4 OFFSET $5`, [
-    ...params,
-    query.pageSize,
-    (query.page - 1) * query.pageSize,
-  ]);
-  const [count] = await deps.db.query<{ total: bigint }>(`SELECT count(*)::bigint AS total FROM deposits d JOIN users u ON u.id = d.user_id ${where}`, params);
-  return { items: rows.map(staffDepositView), total: Number(count!.total) };
+export async function listStaffDeposits(deps: Deps, query: QueueQuery<DepositRow['status']>) {
+  const { rows, total } = await queuePage<StaffDepositRow>(deps.db, { select: STAFF_SELECT, table: 'deposits', open: query.status === 'pending', query });
+  return { items: rows.map(staffDepositView), total };
 }
 
 async function staffDeposit(db: Queryable, depositId: bigint) {
-  const [row] = await db.query<StaffDepositRow>(`${STAFF_SELECT} WHERE d.id = $1`, [depositId]);
+  const [row] = await db.query<StaffDepositRow>(`${STAFF_SELECT} WHERE q.id = $1`, [depositId]);
   if (!row) throw new AppError('RECORD_NOT_FOUND');
   return staffDepositView(row);
 }

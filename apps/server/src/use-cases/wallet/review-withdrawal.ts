@@ -1,4 +1,4 @@
-import { AppError, userDisplayName, type WalletChannelId } from '@keel/contracts';
+import { AppError } from '@keel/contracts';
 import { normaliseTxHash, type WithdrawalCommand, withdrawalTransition } from '@keel/domain';
 import type { Deps } from '../../deps.ts';
 import { appendAudit } from '../../persistence/audit.repository.ts';
@@ -14,16 +14,10 @@ import {
   withdrawalView,
 } from '../../persistence/withdrawals.repository.ts';
 import type { StaffSession } from '../admin/staff-auth.ts';
-import { userFilterSql } from './review-deposit.ts';
+import { queuePage, type QueueQuery, type StaffQueueColumns, staffQueueFields } from './finance-queue.ts';
 import { hotWalletAccount, isUniqueViolation, messageUser } from './wallet-support.ts';
 
-interface StaffWithdrawalRow extends WithdrawalListRow {
-  username: string | null;
-  email: string | null;
-  phone: string | null;
-  nickname: string | null;
-  first_approver: string | null;
-  decider: string | null;
+interface StaffWithdrawalRow extends WithdrawalListRow, StaffQueueColumns {
   completer: string | null;
 }
 
@@ -32,34 +26,13 @@ const STAFF_SELECT = `SELECT q.*, u.username, u.email, u.phone, u.nickname, f.us
   LEFT JOIN staff f ON f.id = q.first_approved_by LEFT JOIN staff s ON s.id = q.decided_by LEFT JOIN staff c ON c.id = q.completed_by`;
 
 function staffWithdrawalView(row: StaffWithdrawalRow) {
-  const view = withdrawalView(row);
-  return {
-    ...view,
-    userId: row.user_id.toString(),
-    userName: userDisplayName({ id: row.user_id.toString(), nickname: row.nickname, username: row.username, email: row.email, phone: row.phone }),
-    firstApproval: row.first_approver && row.first_approved_at ? { staff: row.first_approver, at: row.first_approved_at.toISOString() } : null,
-    decidedBy: row.decider,
-    completedBy: row.completer,
-  };
+  return { ...withdrawalView(row), ...staffQueueFields(row), completedBy: row.completer };
 }
 
-export async function listStaffWithdrawals(
-  deps: Deps,
-  query: { status: WithdrawalRow['status']; channel?: WalletChannelId; user?: string; page: number; pageSize: number },
-) {
-  const where = `WHERE q.status = $1 AND ($2::text IS NULL OR q.channel = $2) AND ${userFilterSql('q', 3)}`;
-  const params = [query.status, query.channel ?? null, query.user || null];
+export async function listStaffWithdrawals(deps: Deps, query: QueueQuery<WithdrawalRow['status']>) {
   const open = query.status === 'pending' || query.status === 'approved';
-  const rows = await deps.db.query<StaffWithdrawalRow>(`${STAFF_SELECT} ${where} ORDER BY q.id ${open ? '' : 'DESC'} LIMIT $4 OFFSET $5`, [
-    ...params,
-    query.pageSize,
-    (query.page - 1) * query.pageSize,
-  ]);
-  const [count] = await deps.db.query<{ total: bigint }>(
-    `SELECT count(*)::bigint AS total FROM withdrawals q JOIN users u ON u.id = q.user_id ${where}`,
-    params,
-  );
-  return { items: rows.map(staffWithdrawalView), total: Number(count!.total) };
+  const { rows, total } = await queuePage<StaffWithdrawalRow>(deps.db, { select: STAFF_SELECT, table: 'withdrawals', open, query });
+  return { items: rows.map(staffWithdrawalView), total };
 }
 
 async function staffWithdrawal(db: Queryable, withdrawalId: bigint) {

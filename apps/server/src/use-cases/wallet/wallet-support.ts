@@ -2,7 +2,7 @@ import { AppError, type LocaleCode } from '@keel/contracts';
 import { AmountError, parsePositiveAmount, parsePriceMinor, usdtSymbolOf, usdtValueMinor } from '@keel/domain';
 import { type MessageKey, translate } from '@keel/locales';
 import type { Deps } from '../../deps.ts';
-import type { Queryable } from '../../persistence/db.ts';
+import type { Db, Queryable } from '../../persistence/db.ts';
 import { ensurePlatformAccount } from '../../persistence/ledger.store.ts';
 import type { ChannelSetting } from './wallet-settings.ts';
 
@@ -68,4 +68,40 @@ export function isUniqueViolation(error: unknown, indexName: string): boolean {
   const candidate = error as { code?: string; constraint?: string; message?: string; cause?: { code?: string } };
   const code = candidate.code ?? candidate.cause?.code;
   return code === '23505' && (candidate.constraint === indexName || (candidate.message ?? '').includes(indexName));
+}
+
+/**
+ * Adds a row to a list the user keeps (addresses, bank cards) within its published bound: the
+ * user's row lock makes the count and the insert one step, so the bound holds under races. A row
+ * that is already there answers "already added" (the list's unique index).
+ */
+export async function addWithinLimit<T>(
+  db: Db,
+  input: { userId: bigint; table: 'withdrawal_addresses' | 'bank_cards'; limit: number; uniqueIndex: string },
+  insert: (tx: Queryable) => Promise<T>,
+): Promise<T> {
+  try {
+    return await db.transaction(async (tx) => {
+      await tx.query('SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE', [input.userId]);
+      const [count] = await tx.query<{ total: bigint }>(`SELECT count(*)::bigint AS total FROM ${input.table} WHERE user_id = $1 AND removed_at IS NULL`, [
+        input.userId,
+      ]);
+      if (Number(count!.total) >= input.limit) throw new AppError('TOO_MANY_ITEMS', { limit: input.limit });
+      return await insert(tx);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, input.uniqueIndex)) throw new AppError('ALREADY_ADDED');
+    throw error;
+  }
+}
+
+/** Removes (softly) a row of a list the user keeps; someone else's id is "not found". */
+export async function removeOwnRow(db: Queryable, input: { userId: bigint; table: 'withdrawal_addresses' | 'bank_cards'; id: bigint; at: Date }) {
+  const rows = await db.query(`UPDATE ${input.table} SET removed_at = $3 WHERE id = $1 AND user_id = $2 AND removed_at IS NULL RETURNING id`, [
+    input.id,
+    input.userId,
+    input.at,
+  ]);
+  if (rows.length === 0) throw new AppError('RECORD_NOT_FOUND');
+  return null;
 }

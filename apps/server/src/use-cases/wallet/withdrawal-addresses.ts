@@ -1,7 +1,7 @@
 import { AppError } from '@keel/contracts';
 import { checkAddress, type WalletNetwork } from '@keel/domain';
 import type { Deps } from '../../deps.ts';
-import { isUniqueViolation, messageUser } from './wallet-support.ts';
+import { addWithinLimit, messageUser, removeOwnRow } from './wallet-support.ts';
 
 /** A published bound on the address book (TIGER_STYLE: a limit on everything). */
 export const MAX_WITHDRAWAL_ADDRESSES = 20;
@@ -43,15 +43,10 @@ export async function addWithdrawalAddress(deps: Deps, userId: bigint, input: { 
   const checked = checkAddress(input.network, input.address);
   if (!checked.ok) throw new AppError('WRONG_ADDRESS', { problem: checked.problem, network: input.network });
   const now = deps.now();
-  try {
-    return await deps.db.transaction(async (tx) => {
-      // The user's row lock makes the count and the insert one step, so the bound holds under races.
-      await tx.query('SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE', [userId]);
-      const [count] = await tx.query<{ total: bigint }>(
-        'SELECT count(*)::bigint AS total FROM withdrawal_addresses WHERE user_id = $1 AND removed_at IS NULL',
-        [userId],
-      );
-      if (Number(count!.total) >= MAX_WITHDRAWAL_ADDRESSES) throw new AppError('TOO_MANY_ITEMS', { limit: MAX_WITHDRAWAL_ADDRESSES });
+  return addWithinLimit(
+    deps.db,
+    { userId, table: 'withdrawal_addresses', limit: MAX_WITHDRAWAL_ADDRESSES, uniqueIndex: 'withdrawal_addresses_once' },
+    async (tx) => {
       const [row] = await tx.query<AddressRow>(
         `INSERT INTO withdrawal_addresses (user_id, network, address, label, created_at) VALUES ($1, $2, $3, $4, $5)
          RETURNING id, network, address, label, created_at`,
@@ -66,19 +61,10 @@ export async function addWithdrawalAddress(deps: Deps, userId: bigint, input: { 
         now,
       );
       return view;
-    });
-  } catch (error) {
-    if (isUniqueViolation(error, 'withdrawal_addresses_once')) throw new AppError('ALREADY_ADDED');
-    throw error;
-  }
+    },
+  );
 }
 
-export async function removeWithdrawalAddress(deps: Deps, userId: bigint, addressId: bigint) {
-  const rows = await deps.db.query('UPDATE withdrawal_addresses SET removed_at = $3 WHERE id = $1 AND user_id = $2 AND removed_at IS NULL RETURNING id', [
-    addressId,
-    userId,
-    deps.now(),
-  ]);
-  if (rows.length === 0) throw new AppError('RECORD_NOT_FOUND');
-  return null;
+export function removeWithdrawalAddress(deps: Deps, userId: bigint, addressId: bigint) {
+  return removeOwnRow(deps.db, { userId, table: 'withdrawal_addresses', id: addressId, at: deps.now() });
 }
