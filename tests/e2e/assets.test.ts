@@ -76,8 +76,8 @@ describe('assets tab', () => {
     // All six account types of spec section 3 are listed, in order.
     const titles = await page.locator('.account-card-title > span:first-child').allTextContents();
     expect(titles).toEqual(['Coin account', 'Fiat account', 'Innovation account', 'DeFi account', 'Leveraged account', 'Options account']);
-    // The actions lead to their pages; deposit and withdraw are not offered yet.
-    expect(await page.locator('.asset-action').allTextContents()).toEqual(['Transfer', 'Exchange', 'Records']);
+    // The actions lead to their pages, deposit and withdraw first.
+    expect(await page.locator('.asset-action').allTextContents()).toEqual(['Deposit', 'Withdraw', 'Transfer', 'Exchange', 'Records']);
 
     await page.getByTestId('hide-zero').check();
     await expect.poll(() => page.locator('[data-testid^="balance-"][data-testid$="-available"]').count()).toBe(4);

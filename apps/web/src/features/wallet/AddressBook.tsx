@@ -184,7 +184,10 @@ export function AddressBook({ picker }: { picker: boolean }) {
   const channel = isChannelId(channelParam) ? channelParam : undefined;
   const pickNetwork = channel ? channelNetworks[channel] : undefined;
   const book = useApiQuery(listWithdrawalAddressesContract);
-  const now = useNow(true, 30_000);
+  // The ticking clock re-draws the rows as holds end; the time compared is read when drawing, so an
+  // address added (and the list reloaded) since the last tick is judged against now, not then.
+  const tick = useNow(true, 30_000);
+  const now = Math.max(tick, Date.now());
   const [removing, setRemoving] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
