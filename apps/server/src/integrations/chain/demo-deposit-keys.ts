@@ -11,15 +11,16 @@ import { demoExtendedPublicKey, type WalletNetwork, walletNetworks } from '@keel
  */
 export function loadOrCreateDemoDepositKeys(dataDir: string, networks: readonly WalletNetwork[]): Partial<Record<WalletNetwork, string>> {
   if (networks.length === 0) return {};
-  const path = join(dataDir, 'wallet-demo-xpubs.json');
-  const stored: Partial<Record<WalletNetwork, string>> = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : {};
+  // A throw-away in-memory deployment keeps its demo keys in memory too.
+  const path = dataDir.startsWith('memory://') ? undefined : join(dataDir, 'wallet-demo-xpubs.json');
+  const stored: Partial<Record<WalletNetwork, string>> = path && existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : {};
   let changed = false;
   for (const network of networks) {
     if (stored[network]) continue;
     stored[network] = demoExtendedPublicKey(randomBytes(32));
     changed = true;
   }
-  if (changed) {
+  if (changed && path) {
     mkdirSync(dataDir, { recursive: true });
     writeFileSync(path, `${JSON.stringify(stored, null, 2)}\n`);
   }
