@@ -1,7 +1,13 @@
 import { ApiError, errorCatalogue, type WalletChannelId, walletChannelIds } from '@keel/contracts';
+import type { MessageKey } from '@keel/locales';
 import { type FormEvent, type ReactNode, useCallback, useRef, useState } from 'react';
+import { DetailCard } from '../../shared/DetailCard.tsx';
+import { ErrorAlert } from '../../shared/ErrorAlert.tsx';
 import { formatDateTime } from '../../shared/format.ts';
 import { useI18n } from '../../shared/i18n.tsx';
+import { PagedTable } from '../../shared/PagedTable.tsx';
+import { StatusTabs } from '../../shared/StatusTabs.tsx';
+import { usePagedList } from '../../shared/usePagedList.ts';
 
 /** The logged-in staff member, as App.tsx knows them (the finance views compare names with it). */
 export type FinanceStaff = { id: string; username: string };
@@ -11,6 +17,30 @@ export type FinanceStatus = 'pending' | 'approved' | 'completed' | 'rejected' | 
 
 export type QueueFilter = { channel: WalletChannelId | undefined; user: string | undefined };
 
+/** Which queue: it names the queue's texts and test ids (`deposits.title`, `deposit-row-…`). */
+export type QueueKind = 'deposit' | 'withdrawal';
+
+/** What one page of a queue is asked for. */
+export type QueueQuery<S extends FinanceStatus> = QueueFilter & { status: S; page: number; pageSize: number };
+
+/** The fields of a record that every queue shows in its table and its detail. */
+type QueueRecord = {
+  id: string;
+  status: FinanceStatus;
+  userId: string;
+  userName: string;
+  channel: WalletChannelId;
+  asset: string;
+  network: string;
+  address: string;
+  amount: string;
+};
+
+/** What a queue gives the detail of the record it opens. */
+export type RecordDetailProps<T> = { item: T; staff: FinanceStaff; onClose: () => void; onChanged: (updated: T) => void };
+
+const PAGE_SIZE = 20;
+
 /** The shape both queue records share for the maker-checker display. */
 type Approvable = { status: string; approvalsRequired: number; firstApproval: { staff: string; at: string } | null };
 
@@ -18,27 +48,6 @@ type Approvable = { status: string; approvalsRequired: number; firstApproval: { 
 export function Short({ text, head = 8, tail = 6 }: { text: string; head?: number; tail?: number }) {
   const short = text.length > head + tail + 1 ? `${text.slice(0, head)}…${text.slice(-tail)}` : text;
   return <code title={text}>{short}</code>;
-}
-
-/** Status tabs of a queue (the verification queue's pattern). */
-export function StatusTabs<S extends FinanceStatus>({ statuses, status, onChange }: { statuses: readonly S[]; status: S; onChange: (status: S) => void }) {
-  const { t } = useI18n();
-  return (
-    <div className="toolbar" role="tablist" aria-label={t('admin.finance.status')}>
-      {statuses.map((each) => (
-        <button
-          key={each}
-          type="button"
-          role="tab"
-          aria-selected={each === status}
-          className={each === status ? 'tab active' : 'tab'}
-          onClick={() => onChange(each)}
-        >
-          {t(`admin.finance.status.${each}`)}
-        </button>
-      ))}
-    </div>
-  );
 }
 
 /**
@@ -264,5 +273,175 @@ export function Field({ label, testId, children }: { label: string; testId?: str
       <dt>{label}</dt>
       <dd data-testid={testId}>{children}</dd>
     </div>
+  );
+}
+
+/**
+ * The detail of a finance record: its heading with the user, the fields every record opens with
+ * (state, user, channel, asset, network, address), then the queue's own `fields`, then `children`
+ * (notes and actions) under the list.
+ */
+export function RecordDetail({
+  kind,
+  item,
+  addressLabel,
+  onClose,
+  fields,
+  children,
+}: {
+  kind: QueueKind;
+  item: QueueRecord;
+  addressLabel: string;
+  onClose: () => void;
+  fields: ReactNode;
+  children: ReactNode;
+}) {
+  const { t } = useI18n();
+  const heading = t(`admin.finance.${kind}s.detail`, { id: item.id });
+  return (
+    <DetailCard label={heading} title={heading} record={item} closeLabel={t('admin.finance.close')} onClose={onClose} testId={`${kind}-detail`}>
+      <dl className="fields">
+        <Field label={t('admin.finance.status')} testId="field-status">
+          {t(`admin.finance.status.${item.status}`)}
+        </Field>
+        <Field label={t('admin.finance.col.user')} testId="field-user">
+          {item.userName} (#{item.userId})
+        </Field>
+        <Field label={t('admin.finance.col.channel')} testId="field-channel">
+          {item.channel}
+        </Field>
+        <Field label={t('admin.finance.field.asset')}>{item.asset}</Field>
+        <Field label={t('admin.finance.field.network')}>{item.network}</Field>
+        <Field label={addressLabel} testId="field-address">
+          <code>{item.address}</code>
+        </Field>
+        {fields}
+      </dl>
+      {children}
+    </DetailCard>
+  );
+}
+
+/**
+ * A finance queue page: records by state, filtered by channel and user, a page at a time, with one
+ * record opened in `Detail` above the table. The table starts with id, user, channel and amount and
+ * ends with the state and the open button; the queue's own `columns` and `cells` stand between.
+ * `fetchPage` must keep its identity across renders (a module-level function): a new one reloads.
+ */
+export function FinanceQueue<S extends FinanceStatus, T extends QueueRecord & { status: S }>({
+  kind,
+  statuses,
+  staff,
+  fetchPage,
+  columns,
+  cells,
+  Detail,
+}: {
+  kind: QueueKind;
+  /** The first is the state the queue opens on: the records waiting for staff. */
+  statuses: readonly [S, ...S[]];
+  staff: FinanceStaff;
+  fetchPage: (query: QueueQuery<S>) => Promise<{ items: T[]; total: number }>;
+  columns: (status: S) => MessageKey[];
+  cells: (item: T, status: S) => ReactNode;
+  Detail: (props: RecordDetailProps<T>) => ReactNode;
+}) {
+  const { t } = useI18n();
+  const [status, setStatus] = useState<S>(statuses[0]);
+  const [filter, setFilter] = useState<QueueFilter>({ channel: undefined, user: undefined });
+  const [open, setOpen] = useState<T | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const fetchFiltered = useCallback(
+    (page: number) => fetchPage({ status, page, pageSize: PAGE_SIZE, channel: filter.channel, user: filter.user }),
+    [fetchPage, status, filter],
+  );
+  const list = usePagedList(fetchFiltered, PAGE_SIZE);
+
+  function changed(updated: T) {
+    // Still pending after an approval: the first of two was recorded; the detail stays open.
+    if (updated.status === status) {
+      setOpen(updated);
+      setNotice(t('admin.finance.notice.firstApproval', { id: updated.id }));
+    } else {
+      setOpen(null);
+      setNotice(t('admin.finance.notice.decided', { id: updated.id, status: t(`admin.finance.status.${updated.status}`) }));
+    }
+    void list.load();
+  }
+
+  return (
+    <section>
+      <h2>{t(`admin.finance.${kind}s.title`)}</h2>
+      <p className="muted">{t(`admin.finance.${kind}s.intro`)}</p>
+      <StatusTabs
+        label={t('admin.finance.status')}
+        statuses={statuses}
+        status={status}
+        labelOf={(each) => t(`admin.finance.status.${each}`)}
+        onChange={(each) => {
+          setStatus(each);
+          list.setPage(1);
+          setOpen(null);
+          setNotice(null);
+        }}
+      />
+      <QueueFilters
+        onApply={(next) => {
+          setFilter(next);
+          list.setPage(1);
+        }}
+        onRefresh={() => void list.load()}
+      />
+      <ErrorAlert message={list.error} />
+      {notice && (
+        <p className="notice" role="status" data-testid="finance-notice">
+          {notice}
+        </p>
+      )}
+      {open && <Detail key={open.id} item={open} staff={staff} onClose={() => setOpen(null)} onChanged={changed} />}
+      <PagedTable
+        list={list}
+        total={`admin.finance.${kind}s.total`}
+        empty={{ text: 'admin.finance.empty', testId: `${kind}s-empty` }}
+        columns={[
+          'admin.finance.col.id',
+          'admin.finance.col.user',
+          'admin.finance.col.channel',
+          'admin.finance.col.amount',
+          ...columns(status),
+          'admin.finance.status',
+          'admin.finance.col.actions',
+        ]}
+        rowGroupTestId={(item) => `${kind}-row-user-${item.userName}`}
+        row={(item) => (
+          <tr data-testid={`${kind}-row-${item.id}`}>
+            <td>{item.id}</td>
+            <td>
+              {item.userName} (#{item.userId})
+            </td>
+            <td>{item.channel}</td>
+            <td>
+              {item.amount} {item.asset}
+            </td>
+            {cells(item, status)}
+            <td>
+              <span className={`status status-${item.status}`}>{t(`admin.finance.status.${item.status}`)}</span>
+            </td>
+            <td>
+              <button
+                type="button"
+                onClick={() => {
+                  setOpen(item);
+                  setNotice(null);
+                }}
+              >
+                {t('admin.finance.open')}
+              </button>
+            </td>
+          </tr>
+        )}
+      />
+    </section>
   );
 }

@@ -4,7 +4,7 @@ import { api } from '../../shared/api.ts';
 import { ErrorAlert } from '../../shared/ErrorAlert.tsx';
 import { formatDateTime } from '../../shared/format.ts';
 import { useI18n } from '../../shared/i18n.tsx';
-import { Pager } from '../../shared/Pager.tsx';
+import { PagedTable } from '../../shared/PagedTable.tsx';
 import { usePagedList } from '../../shared/usePagedList.ts';
 
 const PAGE_SIZE = 20;
@@ -18,14 +18,16 @@ export function OutboxPage() {
   const { t } = useI18n();
   const [target, setTarget] = useState('');
   const [applied, setApplied] = useState('');
-  const [page, setPage] = useState(1);
 
-  const fetchPage = useCallback(() => api(listNotificationsContract, { query: { page, pageSize: PAGE_SIZE, target: applied || undefined } }), [page, applied]);
-  const { result, error, load, pages } = usePagedList(fetchPage, PAGE_SIZE);
+  const fetchPage = useCallback(
+    (page: number) => api(listNotificationsContract, { query: { page, pageSize: PAGE_SIZE, target: applied || undefined } }),
+    [applied],
+  );
+  const list = usePagedList(fetchPage, PAGE_SIZE);
 
   function search(event: FormEvent) {
     event.preventDefault();
-    setPage(1);
+    list.setPage(1);
     setApplied(target.trim());
   }
 
@@ -43,52 +45,38 @@ export function OutboxPage() {
             maxLength={254}
           />
           <button type="submit">{t('admin.users.searchButton')}</button>
-          <button type="button" className="secondary" onClick={() => void load()}>
+          <button type="button" className="secondary" onClick={() => void list.load()}>
             {t('admin.outbox.refresh')}
           </button>
         </form>
       </search>
-      <ErrorAlert message={error} />
-      {result && (
-        <>
-          <p className="muted">{t('admin.outbox.total', { total: result.total })}</p>
-          <table>
-            <thead>
-              <tr>
-                <th>{t('admin.outbox.time')}</th>
-                <th>{t('admin.outbox.channel')}</th>
-                <th>{t('admin.outbox.target')}</th>
-                <th>{t('admin.outbox.message')}</th>
-                <th>{t('admin.outbox.status')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.items.map((item) => (
-                <tr key={item.id} data-testid={`outbox-row-${item.id}`}>
-                  <td>{formatDateTime(item.createdAt)}</td>
-                  <td>{t(`admin.outbox.channel.${item.channel}`)}</td>
-                  <td>{item.target}</td>
-                  <td>
-                    <strong>{item.subject}</strong>
-                    <div className="muted">
-                      <code>{item.topic}</code>
-                    </div>
-                    <p className="body">{item.body === '' ? <span className="muted">{t('admin.outbox.bodyBlanked')}</span> : item.body}</p>
-                  </td>
-                  <td>
-                    <span className={`status status-${item.status}`}>{t(`admin.outbox.status.${item.status}`)}</span>
-                    {item.provider && <div className="muted">{item.provider}</div>}
-                    {item.deliveredAt && <div className="muted">{formatDateTime(item.deliveredAt)}</div>}
-                    {item.attempts > 0 && <div className="muted">{t('admin.outbox.attempts', { attempts: item.attempts })}</div>}
-                    {item.lastError && <div className="error">{item.lastError}</div>}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <Pager page={page} pages={pages} onPage={setPage} />
-        </>
-      )}
+      <ErrorAlert message={list.error} />
+      <PagedTable
+        list={list}
+        total="admin.outbox.total"
+        columns={['admin.outbox.time', 'admin.outbox.channel', 'admin.outbox.target', 'admin.outbox.message', 'admin.outbox.status']}
+        row={(item) => (
+          <tr data-testid={`outbox-row-${item.id}`}>
+            <td>{formatDateTime(item.createdAt)}</td>
+            <td>{t(`admin.outbox.channel.${item.channel}`)}</td>
+            <td>{item.target}</td>
+            <td>
+              <strong>{item.subject}</strong>
+              <div className="muted">
+                <code>{item.topic}</code>
+              </div>
+              <p className="body">{item.body === '' ? <span className="muted">{t('admin.outbox.bodyBlanked')}</span> : item.body}</p>
+            </td>
+            <td>
+              <span className={`status status-${item.status}`}>{t(`admin.outbox.status.${item.status}`)}</span>
+              {item.provider && <div className="muted">{item.provider}</div>}
+              {item.deliveredAt && <div className="muted">{formatDateTime(item.deliveredAt)}</div>}
+              {item.attempts > 0 && <div className="muted">{t('admin.outbox.attempts', { attempts: item.attempts })}</div>}
+              {item.lastError && <div className="error">{item.lastError}</div>}
+            </td>
+          </tr>
+        )}
+      />
     </section>
   );
 }

@@ -5,7 +5,7 @@ import { api } from '../../shared/api.ts';
 import { formatDateTime } from '../../shared/format.ts';
 import { ErrorAlert } from '../../shared/ErrorAlert.tsx';
 import { useI18n } from '../../shared/i18n.tsx';
-import { Pager } from '../../shared/Pager.tsx';
+import { PagedTable } from '../../shared/PagedTable.tsx';
 import { usePagedList } from '../../shared/usePagedList.ts';
 
 const PAGE_SIZE = 20;
@@ -15,16 +15,18 @@ export function UsersPage({ roles }: { roles: readonly StaffRole[] }) {
   const { t } = useI18n();
   const [query, setQuery] = useState('');
   const [appliedQuery, setAppliedQuery] = useState('');
-  const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<PublicUser | null>(null);
   const canEdit = roles.some((role) => STATUS_EDITORS.includes(role));
 
-  const fetchPage = useCallback(() => api(listUsersContract, { query: { page, pageSize: PAGE_SIZE, q: appliedQuery || undefined } }), [page, appliedQuery]);
-  const { result, error, load, pages } = usePagedList(fetchPage, PAGE_SIZE);
+  const fetchPage = useCallback(
+    (page: number) => api(listUsersContract, { query: { page, pageSize: PAGE_SIZE, q: appliedQuery || undefined } }),
+    [appliedQuery],
+  );
+  const list = usePagedList(fetchPage, PAGE_SIZE);
 
   function search(event: FormEvent) {
     event.preventDefault();
-    setPage(1);
+    list.setPage(1);
     setAppliedQuery(query.trim());
   }
 
@@ -43,52 +45,44 @@ export function UsersPage({ roles }: { roles: readonly StaffRole[] }) {
           <button type="submit">{t('admin.users.searchButton')}</button>
         </form>
       </search>
-      <ErrorAlert message={error} />
-      {result && (
-        <>
-          <p className="muted">{t('admin.users.total', { total: result.total })}</p>
-          <table>
-            <thead>
-              <tr>
-                <th>{t('admin.users.id')}</th>
-                <th>{t('admin.users.username')}</th>
-                <th>{t('admin.users.status')}</th>
-                <th>{t('admin.users.language')}</th>
-                <th>{t('admin.users.createdAt')}</th>
-                {canEdit && <th>{t('admin.users.actions')}</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {result.items.map((user) => (
-                <tr key={user.id} data-testid={`user-row-${user.username}`}>
-                  <td>{user.id}</td>
-                  <td>{userDisplayName(user)}</td>
-                  <td>
-                    <span className={`status status-${user.status}`}>{t(`admin.status.${user.status}` as MessageKey)}</span>
-                  </td>
-                  <td>{user.language}</td>
-                  <td>{formatDateTime(user.createdAt)}</td>
-                  {canEdit && (
-                    <td>
-                      <button type="button" onClick={() => setEditing(user)}>
-                        {t('admin.users.changeStatus')}
-                      </button>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <Pager page={page} pages={pages} onPage={setPage} />
-        </>
-      )}
+      <ErrorAlert message={list.error} />
+      <PagedTable
+        list={list}
+        total="admin.users.total"
+        columns={[
+          'admin.users.id',
+          'admin.users.username',
+          'admin.users.status',
+          'admin.users.language',
+          'admin.users.createdAt',
+          ...(canEdit ? ['admin.users.actions' as const] : []),
+        ]}
+        row={(user) => (
+          <tr data-testid={`user-row-${user.username}`}>
+            <td>{user.id}</td>
+            <td>{userDisplayName(user)}</td>
+            <td>
+              <span className={`status status-${user.status}`}>{t(`admin.status.${user.status}` as MessageKey)}</span>
+            </td>
+            <td>{user.language}</td>
+            <td>{formatDateTime(user.createdAt)}</td>
+            {canEdit && (
+              <td>
+                <button type="button" onClick={() => setEditing(user)}>
+                  {t('admin.users.changeStatus')}
+                </button>
+              </td>
+            )}
+          </tr>
+        )}
+      />
       {editing && (
         <StatusDialog
           user={editing}
           onClose={() => setEditing(null)}
           onSaved={() => {
             setEditing(null);
-            void load();
+            void list.load();
           }}
         />
       )}

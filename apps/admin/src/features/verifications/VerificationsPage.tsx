@@ -2,10 +2,12 @@ import { type ContractData, decideVerificationContract, listVerificationsContrac
 import type { MessageKey } from '@keel/locales';
 import { type FormEvent, useCallback, useState } from 'react';
 import { api } from '../../shared/api.ts';
+import { DetailCard } from '../../shared/DetailCard.tsx';
 import { ErrorAlert } from '../../shared/ErrorAlert.tsx';
 import { formatDateTime } from '../../shared/format.ts';
 import { useI18n } from '../../shared/i18n.tsx';
-import { Pager } from '../../shared/Pager.tsx';
+import { PagedTable } from '../../shared/PagedTable.tsx';
+import { StatusTabs } from '../../shared/StatusTabs.tsx';
 import { useStaffImage } from '../../shared/staff-image.ts';
 import { usePagedList } from '../../shared/usePagedList.ts';
 
@@ -99,15 +101,14 @@ function Detail({ item, onClose, onDecided }: { item: Submission; onClose: () =>
     { id: item.photos.extra, label: 'admin.verifications.photo.extra' },
   ];
   return (
-    <section className="card detail" aria-label={t('admin.verifications.detail')} data-testid="verification-detail">
-      <div className="row spread">
-        <h3>
-          {t(`admin.verifications.level.${item.level}`)} · {item.userName} (#{item.userId})
-        </h3>
-        <button type="button" className="secondary" onClick={onClose}>
-          {t('admin.verifications.close')}
-        </button>
-      </div>
+    <DetailCard
+      label={t('admin.verifications.detail')}
+      title={t(`admin.verifications.level.${item.level}`)}
+      record={item}
+      closeLabel={t('admin.verifications.close')}
+      onClose={onClose}
+      testId="verification-detail"
+    >
       <dl className="fields">
         <dt>{t('admin.verifications.status')}</dt>
         <dd>{t(`admin.verifications.status.${item.status}`)}</dd>
@@ -169,7 +170,7 @@ function Detail({ item, onClose, onDecided }: { item: Submission; onClose: () =>
           )}
         </div>
       )}
-    </section>
+    </DetailCard>
   );
 }
 
@@ -181,34 +182,26 @@ function Detail({ item, onClose, onDecided }: { item: Submission; onClose: () =>
 export function VerificationsPage() {
   const { t } = useI18n();
   const [status, setStatus] = useState<QueueStatus>('in_review');
-  const [page, setPage] = useState(1);
   const [open, setOpen] = useState<Submission | null>(null);
 
-  const fetchPage = useCallback(() => api(listVerificationsContract, { query: { status, page, pageSize: PAGE_SIZE } }), [status, page]);
-  const { result, error, load, pages } = usePagedList(fetchPage, PAGE_SIZE);
+  const fetchPage = useCallback((page: number) => api(listVerificationsContract, { query: { status, page, pageSize: PAGE_SIZE } }), [status]);
+  const list = usePagedList(fetchPage, PAGE_SIZE);
 
   return (
     <section>
       <h2>{t('admin.verifications.title')}</h2>
-      <div className="toolbar" role="tablist" aria-label={t('admin.verifications.status')}>
-        {statuses.map((each) => (
-          <button
-            key={each}
-            type="button"
-            role="tab"
-            aria-selected={each === status}
-            className={each === status ? 'tab active' : 'tab'}
-            onClick={() => {
-              setStatus(each);
-              setPage(1);
-              setOpen(null);
-            }}
-          >
-            {t(`admin.verifications.status.${each}`)}
-          </button>
-        ))}
-      </div>
-      <ErrorAlert message={error} />
+      <StatusTabs
+        label={t('admin.verifications.status')}
+        statuses={statuses}
+        status={status}
+        labelOf={(each) => t(`admin.verifications.status.${each}`)}
+        onChange={(each) => {
+          setStatus(each);
+          list.setPage(1);
+          setOpen(null);
+        }}
+      />
+      <ErrorAlert message={list.error} />
       {open && (
         <Detail
           key={open.id}
@@ -216,50 +209,37 @@ export function VerificationsPage() {
           onClose={() => setOpen(null)}
           onDecided={() => {
             setOpen(null);
-            void load();
+            void list.load();
           }}
         />
       )}
-      {result && (
-        <>
-          <p className="muted">{t('admin.verifications.total', { total: result.total })}</p>
-          {result.items.length === 0 ? (
-            <p className="muted" data-testid="verifications-empty">
-              {t('admin.verifications.empty')}
-            </p>
-          ) : (
-            <table>
-              <thead>
-                <tr>
-                  <th>{t('admin.verifications.submittedAt')}</th>
-                  <th>{t('admin.verifications.user')}</th>
-                  <th>{t('admin.verifications.levelLabel')}</th>
-                  <th>{t('admin.verifications.status')}</th>
-                  <th>{t('admin.users.actions')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {result.items.map((item) => (
-                  <tr key={item.id} data-testid={`verification-row-${item.userName}`}>
-                    <td>{formatDateTime(item.submittedAt)}</td>
-                    <td>
-                      {item.userName} (#{item.userId})
-                    </td>
-                    <td>{t(`admin.verifications.level.${item.level}`)}</td>
-                    <td>{t(`admin.verifications.status.${item.status}`)}</td>
-                    <td>
-                      <button type="button" onClick={() => setOpen(item)}>
-                        {t('admin.verifications.open')}
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-          <Pager page={page} pages={pages} onPage={setPage} />
-        </>
-      )}
+      <PagedTable
+        list={list}
+        total="admin.verifications.total"
+        empty={{ text: 'admin.verifications.empty', testId: 'verifications-empty' }}
+        columns={[
+          'admin.verifications.submittedAt',
+          'admin.verifications.user',
+          'admin.verifications.levelLabel',
+          'admin.verifications.status',
+          'admin.users.actions',
+        ]}
+        row={(item) => (
+          <tr data-testid={`verification-row-${item.userName}`}>
+            <td>{formatDateTime(item.submittedAt)}</td>
+            <td>
+              {item.userName} (#{item.userId})
+            </td>
+            <td>{t(`admin.verifications.level.${item.level}`)}</td>
+            <td>{t(`admin.verifications.status.${item.status}`)}</td>
+            <td>
+              <button type="button" onClick={() => setOpen(item)}>
+                {t('admin.verifications.open')}
+              </button>
+            </td>
+          </tr>
+        )}
+      />
     </section>
   );
 }

@@ -5,11 +5,12 @@ import { api, isSessionError } from '../../shared/api/client.ts';
 import { useApiQuery } from '../../shared/api/useApiQuery.ts';
 import { formatDateTime } from '../../shared/format/time.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
-import { Button, Card, LoadFailedNotice, Notice, SelectField, TextField } from '../../shared/ui/components.tsx';
+import { Button, Notice, SelectField, TextField } from '../../shared/ui/components.tsx';
 import { useToast } from '../../shared/ui/toast.tsx';
 import { useNow } from '../../shared/ui/useNow.ts';
 import { checkAddressForm } from './form-checks.ts';
 import { addressProblemKey } from './refusal.ts';
+import { useRemoveItem, WalletList } from './WalletList.tsx';
 import { ConfirmAction, MonoText, NetworkName, RefusalNotice, Time } from './WalletParts.tsx';
 import { addressNetworkKeys, channelKeys, channelNetworks, networkKeys, type WalletNetwork, walletNetworkList } from './wallet-labels.ts';
 import { isChannelId, withdrawPath } from './wallet-paths.ts';
@@ -176,7 +177,7 @@ function AddAddressForm({ defaultNetwork, onAdded }: { defaultNetwork: WalletNet
  * otherwise it is the manage view. A new address is usable after the published hold.
  */
 export function AddressBook({ picker }: { picker: boolean }) {
-  const { t, tServer } = useI18n();
+  const { t } = useI18n();
   const toast = useToast();
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -188,23 +189,11 @@ export function AddressBook({ picker }: { picker: boolean }) {
   // address added (and the list reloaded) since the last tick is judged against now, not then.
   const tick = useNow(true, 30_000);
   const now = Math.max(tick, Date.now());
-  const [removing, setRemoving] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  async function remove(item: BookAddress) {
-    setRemoving(item.id);
-    setError(null);
-    try {
-      await api(removeWithdrawalAddressContract, { params: { addressId: item.id } });
-      toast(t('web.address.removed'));
-    } catch (failure) {
-      if (isSessionError(failure)) return;
-      setError(failure instanceof ApiError ? tServer(failure.message) : t('web.common.loadFailed'));
-    } finally {
-      setRemoving(null);
-      book.reload();
-    }
-  }
+  const { removing, error, remove } = useRemoveItem({
+    call: (addressId) => api(removeWithdrawalAddressContract, { params: { addressId } }),
+    removedKey: 'web.address.removed',
+    reload: book.reload,
+  });
 
   const items = book.data?.items ?? [];
   // In the picker, addresses of the channel's network come first.
@@ -215,36 +204,20 @@ export function AddressBook({ picker }: { picker: boolean }) {
         <Notice testId="address-picker-channel">{t('web.address.pickFor', { channel: t(channelKeys[channel]), network: t(networkKeys[channelNetworks[channel]]) })}</Notice>
       )}
       {book.data && <p className="muted" data-testid="address-hold-note">{t('web.address.holdNote', { hours: book.data.holdHours })}</p>}
-      {book.failed && <LoadFailedNotice onRetry={book.reload} />}
-      {error && (
-        <Notice tone="error" testId="form-error">
-          {error}
-        </Notice>
-      )}
-      <Card>
-        {book.data === null ? (
-          <p className="muted">{t('web.common.loading')}</p>
-        ) : items.length === 0 ? (
-          <p className="muted" data-testid="addresses-empty">
-            {t('web.address.empty')}
-          </p>
-        ) : (
-          <ul className="wallet-rows" data-testid="addresses">
-            {sorted.map((item) => (
-              <AddressRow
-                key={item.id}
-                item={item}
-                now={now}
-                picker={picker}
-                pickNetwork={pickNetwork}
-                removing={removing === item.id}
-                onChoose={(chosen) => navigate(withdrawPath({ addressId: chosen.id, channel }), { replace: true })}
-                onRemove={(chosen) => void remove(chosen)}
-              />
-            ))}
-          </ul>
+      <WalletList source={book} items={book.data && sorted} error={error} emptyText={t('web.address.empty')} testId="addresses">
+        {(item) => (
+          <AddressRow
+            key={item.id}
+            item={item}
+            now={now}
+            picker={picker}
+            pickNetwork={pickNetwork}
+            removing={removing === item.id}
+            onChoose={(chosen) => navigate(withdrawPath({ addressId: chosen.id, channel }), { replace: true })}
+            onRemove={(chosen) => void remove(chosen.id)}
+          />
         )}
-      </Card>
+      </WalletList>
       <AddAddressForm
         defaultNetwork={pickNetwork ?? 'tron'}
         onAdded={(added) => {

@@ -5,9 +5,10 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, isSessionError } from '../../shared/api/client.ts';
 import { useApiQuery } from '../../shared/api/useApiQuery.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
-import { Button, Card, LoadFailedNotice, Notice, TextField, useBack } from '../../shared/ui/components.tsx';
+import { Button, Notice, TextField, useBack } from '../../shared/ui/components.tsx';
 import { useToast } from '../../shared/ui/toast.tsx';
 import { type BankCardField, type BankCardProblem, checkBankCard } from './form-checks.ts';
+import { useRemoveItem, WalletList } from './WalletList.tsx';
 import { ConfirmAction, Fact, RefusalNotice } from './WalletParts.tsx';
 import { cardPickedPath } from './wallet-paths.ts';
 
@@ -65,60 +66,31 @@ function CardRow({ card, picker, onChoose, onRemove, removing }: { card: BankCar
  * the manage view.
  */
 export function BankCards({ picker }: { picker: boolean }) {
-  const { t, tServer } = useI18n();
-  const toast = useToast();
+  const { t } = useI18n();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const cards = useApiQuery(listBankCardsContract);
-  const [removing, setRemoving] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  async function remove(card: BankCard) {
-    setRemoving(card.id);
-    setError(null);
-    try {
-      await api(removeBankCardContract, { params: { cardId: card.id } });
-      toast(t('web.card.removed'));
-    } catch (failure) {
-      if (isSessionError(failure)) return;
-      setError(failure instanceof ApiError ? tServer(failure.message) : t('web.common.loadFailed'));
-    } finally {
-      setRemoving(null);
-      cards.reload();
-    }
-  }
+  const { removing, error, remove } = useRemoveItem({
+    call: (cardId) => api(removeBankCardContract, { params: { cardId } }),
+    removedKey: 'web.card.removed',
+    reload: cards.reload,
+  });
 
   return (
     <>
       {picker && <Notice testId="card-picker">{t('web.card.pickIntro')}</Notice>}
-      {cards.failed && <LoadFailedNotice onRetry={cards.reload} />}
-      {error && (
-        <Notice tone="error" testId="form-error">
-          {error}
-        </Notice>
-      )}
-      <Card>
-        {cards.data === null ? (
-          <p className="muted">{t('web.common.loading')}</p>
-        ) : cards.data.items.length === 0 ? (
-          <p className="muted" data-testid="cards-empty">
-            {t('web.card.empty')}
-          </p>
-        ) : (
-          <ul className="wallet-rows" data-testid="cards">
-            {cards.data.items.map((card) => (
-              <CardRow
-                key={card.id}
-                card={card}
-                picker={picker}
-                removing={removing === card.id}
-                onChoose={() => navigate(cardPickedPath(params.get('return'), card.id), { replace: true })}
-                onRemove={() => void remove(card)}
-              />
-            ))}
-          </ul>
+      <WalletList source={cards} items={cards.data?.items ?? null} error={error} emptyText={t('web.card.empty')} testId="cards">
+        {(card) => (
+          <CardRow
+            key={card.id}
+            card={card}
+            picker={picker}
+            removing={removing === card.id}
+            onChoose={() => navigate(cardPickedPath(params.get('return'), card.id), { replace: true })}
+            onRemove={() => void remove(card.id)}
+          />
         )}
-      </Card>
+      </WalletList>
       <Link to="/assets/addcard" className="btn btn-primary btn-block" data-testid="to-addcard">
         {t('web.card.add')}
       </Link>

@@ -2,9 +2,9 @@ import { type ContractData, listDepositsContract } from '@keel/contracts';
 import { Link, useSearchParams } from 'react-router';
 import { api } from '../../shared/api/client.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
-import { Amount } from '../../shared/ui/Amount.tsx';
-import { Card, LoadFailedNotice, Notice } from '../../shared/ui/components.tsx';
-import { ChannelName, DepositStatusBadge, Pager, Time, usePagedList } from './WalletParts.tsx';
+import { Notice } from '../../shared/ui/components.tsx';
+import { PagedWalletList } from './WalletList.tsx';
+import { DepositStatusBadge, RecordSummary, Time, usePagedList } from './WalletParts.tsx';
 import { isRecordId, shortenMiddle } from './wallet-paths.ts';
 
 type Deposit = ContractData<typeof listDepositsContract>['items'][number];
@@ -13,16 +13,7 @@ function DepositRow({ deposit, isNew }: { deposit: Deposit; isNew: boolean }) {
   const { t } = useI18n();
   return (
     <li className={isNew ? 'wallet-row is-new' : 'wallet-row'} data-testid={`deposit-row-${deposit.id}`} data-status={deposit.status} data-new={isNew || undefined}>
-      <div className="wallet-row-head">
-        <strong data-testid="deposit-row-channel">
-          <ChannelName channel={deposit.channel} />
-        </strong>
-        <DepositStatusBadge status={deposit.status} testId="deposit-row-status" />
-      </div>
-      <div className="wallet-row-main">
-        <Amount value={deposit.amount} unit={deposit.asset} testId="deposit-row-amount" />
-        <Time iso={deposit.createdAt} testId="deposit-row-time" />
-      </div>
+      <RecordSummary record={deposit} status={<DepositStatusBadge status={deposit.status} testId="deposit-row-status" />} testIdPrefix="deposit-row" />
       <dl className="wallet-row-facts">
         <div>
           <dt>{t('web.deposit.txHash')}</dt>
@@ -87,28 +78,9 @@ export function DepositList() {
           {t('web.deposit.createdBody')}
         </Notice>
       )}
-      {list.failed && <LoadFailedNotice onRetry={list.reload} />}
-      <Card>
-        {list.data === null ? (
-          <p className="muted">{t('web.common.loading')}</p>
-        ) : list.data.items.length === 0 ? (
-          <p className="muted" data-testid="deposits-empty">
-            {t('web.deposit.empty')}
-          </p>
-        ) : (
-          <ul className="wallet-rows" aria-busy={list.loading || undefined} data-testid="deposits">
-            {list.data.items.map((deposit) => (
-              <DepositRow key={deposit.id} deposit={deposit} isNew={deposit.id === created} />
-            ))}
-          </ul>
-        )}
-        {list.data && <Pager page={list.page} total={list.data.total} loading={list.loading} onPage={list.setPage} testIdPrefix="deposits" />}
-        {list.data && (
-          <p className="field-hint" data-testid="deposits-total">
-            {t('web.records.total', { count: list.data.total })}
-          </p>
-        )}
-      </Card>
+      <PagedWalletList list={list} emptyText={t('web.deposit.empty')} testId="deposits">
+        {(deposit) => <DepositRow key={deposit.id} deposit={deposit} isNew={deposit.id === created} />}
+      </PagedWalletList>
       <Link to="/assets/recharge" className="btn btn-secondary btn-block" data-testid="to-recharge">
         {t('web.deposit.newDeposit')}
       </Link>

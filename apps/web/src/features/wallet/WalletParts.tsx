@@ -6,6 +6,7 @@ import { useApiQuery } from '../../shared/api/useApiQuery.ts';
 import { formatDecimal } from '../../shared/format/decimal.ts';
 import { formatDateTime } from '../../shared/format/time.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
+import { Amount } from '../../shared/ui/Amount.tsx';
 import { Button, Notice } from '../../shared/ui/components.tsx';
 import { describeRefusal, type RefusalFormat } from './refusal.ts';
 import {
@@ -116,6 +117,35 @@ export function MonoText({ value, testId }: { value: string; testId?: string }) 
     <bdi dir="ltr" className="mono wallet-mono" data-testid={testId}>
       {value}
     </bdi>
+  );
+}
+
+/**
+ * The head of a deposit or withdrawal row: the channel and the state (`status`, its badge), then the
+ * amount and when it was asked for. `testIdPrefix` names the parts (`…-channel`, `…-amount`, `…-time`).
+ */
+export function RecordSummary({
+  record,
+  status,
+  testIdPrefix,
+}: {
+  record: { channel: keyof typeof channelKeys; amount: string; asset: string; createdAt: string };
+  status: ReactNode;
+  testIdPrefix: string;
+}) {
+  return (
+    <>
+      <div className="wallet-row-head">
+        <strong data-testid={`${testIdPrefix}-channel`}>
+          <ChannelName channel={record.channel} />
+        </strong>
+        {status}
+      </div>
+      <div className="wallet-row-main">
+        <Amount value={record.amount} unit={record.asset} testId={`${testIdPrefix}-amount`} />
+        <Time iso={record.createdAt} testId={`${testIdPrefix}-time`} />
+      </div>
+    </>
   );
 }
 

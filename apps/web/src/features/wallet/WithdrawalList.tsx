@@ -3,9 +3,9 @@ import { Link } from 'react-router';
 import { api } from '../../shared/api/client.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Amount } from '../../shared/ui/Amount.tsx';
-import { Card, LoadFailedNotice } from '../../shared/ui/components.tsx';
 import { ChevronIcon } from '../../shared/ui/icons.tsx';
-import { ChannelName, Pager, Time, usePagedList, WithdrawalStatusBadge } from './WalletParts.tsx';
+import { PagedWalletList } from './WalletList.tsx';
+import { RecordSummary, usePagedList, WithdrawalStatusBadge } from './WalletParts.tsx';
 import { shortenMiddle } from './wallet-paths.ts';
 
 type Withdrawal = ContractData<typeof listWithdrawalsContract>['items'][number];
@@ -15,16 +15,11 @@ function WithdrawalRow({ withdrawal }: { withdrawal: Withdrawal }) {
   return (
     <li className="wallet-row" data-testid={`withdrawal-row-${withdrawal.id}`} data-status={withdrawal.status}>
       <Link to={`/assets/WithdrawDetails/${withdrawal.id}`} className="wallet-row-link" data-testid="withdrawal-row-link">
-        <div className="wallet-row-head">
-          <strong data-testid="withdrawal-row-channel">
-            <ChannelName channel={withdrawal.channel} />
-          </strong>
-          <WithdrawalStatusBadge status={withdrawal.status} testId="withdrawal-row-status" />
-        </div>
-        <div className="wallet-row-main">
-          <Amount value={withdrawal.amount} unit={withdrawal.asset} testId="withdrawal-row-amount" />
-          <Time iso={withdrawal.createdAt} testId="withdrawal-row-time" />
-        </div>
+        <RecordSummary
+          record={withdrawal}
+          status={<WithdrawalStatusBadge status={withdrawal.status} testId="withdrawal-row-status" />}
+          testIdPrefix="withdrawal-row"
+        />
         <dl className="wallet-row-facts">
           <div>
             <dt>{t('web.withdraw.fee')}</dt>
@@ -68,28 +63,9 @@ export function WithdrawalList({ scope }: { scope: 'all' | 'open' }) {
   const prefix = scope === 'open' ? 'withdrawals-open' : 'withdrawals';
   return (
     <>
-      {list.failed && <LoadFailedNotice onRetry={list.reload} />}
-      <Card>
-        {list.data === null ? (
-          <p className="muted">{t('web.common.loading')}</p>
-        ) : list.data.items.length === 0 ? (
-          <p className="muted" data-testid={`${prefix}-empty`}>
-            {scope === 'open' ? t('web.withdraw.openEmpty') : t('web.withdraw.empty')}
-          </p>
-        ) : (
-          <ul className="wallet-rows" aria-busy={list.loading || undefined} data-testid={prefix}>
-            {list.data.items.map((withdrawal) => (
-              <WithdrawalRow key={withdrawal.id} withdrawal={withdrawal} />
-            ))}
-          </ul>
-        )}
-        {list.data && <Pager page={list.page} total={list.data.total} loading={list.loading} onPage={list.setPage} testIdPrefix={prefix} />}
-        {list.data && (
-          <p className="field-hint" data-testid={`${prefix}-total`}>
-            {t('web.records.total', { count: list.data.total })}
-          </p>
-        )}
-      </Card>
+      <PagedWalletList list={list} emptyText={scope === 'open' ? t('web.withdraw.openEmpty') : t('web.withdraw.empty')} testId={prefix}>
+        {(withdrawal) => <WithdrawalRow key={withdrawal.id} withdrawal={withdrawal} />}
+      </PagedWalletList>
       <nav className="wallet-links">
         {scope === 'open' ? (
           <Link to="/assets/withdrawLog" data-testid="to-withdraw-log">
