@@ -27,6 +27,7 @@ import { securityRoutes } from './http/routes/security.routes.ts';
 import { userRoutes } from './http/routes/user.routes.ts';
 import { verificationRoutes } from './http/routes/verification.routes.ts';
 import { walletAdminRoutes, walletRoutes } from './http/routes/wallet.routes.ts';
+import { p2pRoutes } from './http/routes/p2p.routes.ts';
 import type { ChainGateway } from './integrations/chain/chain-gateway.ts';
 import { createEthereumGateway } from './integrations/chain/ethereum-gateway.ts';
 import { walletSettingsFrom } from './use-cases/wallet/wallet-settings.ts';
@@ -44,6 +45,7 @@ export const allRoutes: readonly RouteHandler[] = [
   ...swapRoutes,
   ...walletRoutes,
   ...walletAdminRoutes,
+  ...p2pRoutes,
 ] as RouteHandler[];
 
 function sendError(reply: FastifyReply, error: AppError) {

@@ -16,3 +16,4 @@ export * from './identity/tiers.ts';
 export * from './withdrawals/rules.ts';
 export * from './withdrawals/review.ts';
 export * from './wallet/index.ts';
+export * from './p2p/order-machine.ts';

@@ -1,5 +1,7 @@
 import { purgeUnusedSwapQuotes } from '../persistence/swap-quotes.repository.ts';
 import { enqueueJob, type JobHandler } from './runner.ts';
+import { expireOrderJob } from '../use-cases/p2p/order-steps.ts';
+import { EXPIRE_P2P_ORDER_JOB } from '../use-cases/p2p/place-order.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -26,4 +28,6 @@ export const jobHandlers: Record<string, JobHandler> = {
     await tx.query(`DELETE FROM login_failures WHERE last_failed_at < now() - interval '1 hour' AND (locked_until IS NULL OR locked_until < now())`);
     await purgeUnusedSwapQuotes(tx, new Date(job.run_at.getTime() - DAY_MS));
   },
+  // The end of a P2P order's payment window (issue 6): an unpaid order is cancelled, once.
+  [EXPIRE_P2P_ORDER_JOB]: expireOrderJob,
 };

@@ -1,4 +1,4 @@
-import { captureHoldPostings, placeHoldPostings, releaseHoldPostings } from '@keel/domain';
+import { captureHoldPostings, mergePostings, placeHoldPostings, releaseHoldPostings } from '@keel/domain';
 import type { Queryable } from './db.ts';
 import { postEntry, toMinor } from './ledger.store.ts';
 
@@ -109,12 +109,71 @@ export async function captureHoldSplit(
     referenceType: hold.reference_type,
     referenceId: hold.reference_id,
     memo: input.memo,
-    postings: [
+    postings: mergePostings([
       ...input.payouts.flatMap((payout) => captureHoldPostings(hold.account_id, payout.toAccountId, asset, payout.amountMinor)),
       ...(rest > 0n ? releaseHoldPostings(hold.account_id, asset, rest) : []),
-    ],
+    ]),
     at: input.at,
   });
   await closeHold(tx, input.holdId, 'posted', entryId, input.at);
+  return entryId;
+}
+
+/**
+ * Takes part of an open hold (an escrow that many orders draw on): pays `payouts` out and returns
+ * `returnMinor` to the owner's available balance, in one entry. The hold stays open with what is
+ * left, or closes when nothing is (posted if anything was paid out, else released); a closed hold
+ * keeps the amount it held last. Refuses to take more than the hold holds.
+ */
+export async function takeFromHold(
+  tx: Queryable,
+  input: {
+    holdId: bigint;
+    payouts?: readonly { toAccountId: bigint; amountMinor: bigint }[];
+    returnMinor?: bigint;
+    reason: string;
+    memo?: string;
+    at: Date;
+  },
+): Promise<{ entryId: bigint; remainingMinor: bigint }> {
+  const hold = await lockOpenHold(tx, input.holdId);
+  const held = toMinor(hold.amount_minor);
+  const payouts = input.payouts ?? [];
+  const returnMinor = input.returnMinor ?? 0n;
+  const paid = payouts.reduce((sum, payout) => sum + payout.amountMinor, 0n);
+  const taken = paid + returnMinor;
+  if (payouts.some((payout) => payout.amountMinor <= 0n) || returnMinor < 0n || taken <= 0n || taken > held) {
+    throw new RangeError(`taking ${taken} from a hold of ${held}`);
+  }
+  const asset = await assetOf(tx, hold.account_id);
+  const { entryId } = await postEntry(tx, {
+    reason: input.reason,
+    referenceType: hold.reference_type,
+    referenceId: hold.reference_id,
+    memo: input.memo,
+    postings: mergePostings([
+      ...payouts.flatMap((payout) => captureHoldPostings(hold.account_id, payout.toAccountId, asset, payout.amountMinor)),
+      ...(returnMinor > 0n ? releaseHoldPostings(hold.account_id, asset, returnMinor) : []),
+    ]),
+    at: input.at,
+  });
+  const remainingMinor = held - taken;
+  if (remainingMinor === 0n) await closeHold(tx, input.holdId, paid > 0n ? 'posted' : 'released', entryId, input.at);
+  else await tx.query('UPDATE ledger_holds SET amount_minor = $2 WHERE id = $1', [input.holdId, remainingMinor.toString()]);
+  return { entryId, remainingMinor };
+}
+
+/** Freezes more of the owner's available balance into an open hold (an ad offered in a larger quantity). */
+export async function addToHold(tx: Queryable, input: { holdId: bigint; amountMinor: bigint; reason: string; at: Date }): Promise<bigint> {
+  const hold = await lockOpenHold(tx, input.holdId);
+  const asset = await assetOf(tx, hold.account_id);
+  const { entryId } = await postEntry(tx, {
+    reason: input.reason,
+    referenceType: hold.reference_type,
+    referenceId: hold.reference_id,
+    postings: placeHoldPostings(hold.account_id, asset, input.amountMinor),
+    at: input.at,
+  });
+  await tx.query('UPDATE ledger_holds SET amount_minor = amount_minor + $2 WHERE id = $1', [input.holdId, input.amountMinor.toString()]);
   return entryId;
 }

@@ -139,6 +139,16 @@ export const errorCatalogue = {
   NOT_PENDING_REVIEW: { status: 409, msg: 'no longer pending review' },
   // Keel: fires when the staff member who gave the first of two required approvals tries to give the second.
   SECOND_APPROVER_REQUIRED: { status: 409, msg: 'a second staff member must approve' },
+  // Keel (spec section 5: "selling requires bound contact information"): fires when a sell ad is posted by a user with no P2P contact method.
+  CONTACT_METHOD_REQUIRED: { status: 400, msg: 'bind contact information first' },
+  // Keel: fires when a fiat trade passes the published single-trade or 30-day threshold of a party below advanced verification.
+  ADVANCED_VERIFICATION_REQUIRED: { status: 400, msg: 'advanced verification required' },
+  // Keel: fires when a P2P order step does not fit the order's state (or its time); `data.problem` says why.
+  ORDER_STATE_CHANGED: { status: 409, msg: 'the order is not in a state for this step' },
+  // Keel: fires when a buyer cancelled three orders within 24 h; `data.until` says when ordering opens again.
+  ORDERING_RESTRICTED: { status: 400, msg: 'ordering restricted after repeated cancellations' },
+  // Keel: fires when an order is placed on, or an edit made to, an ad that is closed.
+  AD_NOT_AVAILABLE: { status: 409, msg: 'the ad is no longer available' },
 } as const satisfies Record<string, { status: number; msg: string }>;
 
 export type ErrorKey = keyof typeof errorCatalogue;

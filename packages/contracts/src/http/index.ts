@@ -50,6 +50,18 @@ import {
   listStaffDepositsContract,
   listStaffWithdrawalsContract,
 } from './wallet/wallet-admin.contracts.ts';
+import {
+  cancelP2pOrderContract,
+  closeP2pAdContract,
+  editP2pAdContract,
+  getP2pOrderContract,
+  listP2pAdsContract,
+  listP2pOrdersContract,
+  markP2pOrderPaidContract,
+  placeP2pOrderContract,
+  postP2pAdContract,
+  releaseP2pOrderContract,
+} from './p2p/p2p.contracts.ts';
 import { meContract, setLanguageContract, unreadContract } from './user/user.contracts.ts';
 import {
   bindContactContract,
@@ -80,6 +92,7 @@ export * from './market/market.contracts.ts';
 export * from './swap/swap.contracts.ts';
 export * from './wallet/wallet.contracts.ts';
 export * from './wallet/wallet-admin.contracts.ts';
+export * from './p2p/p2p.contracts.ts';
 export * from '../ws/market.events.ts';
 
 /** Every call of the API; the server registers exactly these and the docs list exactly these. */
@@ -154,4 +167,14 @@ export const allContracts = [
   decideWithdrawalContract,
   completeWithdrawalContract,
   failWithdrawalContract,
+  listP2pAdsContract,
+  postP2pAdContract,
+  editP2pAdContract,
+  closeP2pAdContract,
+  placeP2pOrderContract,
+  listP2pOrdersContract,
+  getP2pOrderContract,
+  markP2pOrderPaidContract,
+  cancelP2pOrderContract,
+  releaseP2pOrderContract,
 ] as const;

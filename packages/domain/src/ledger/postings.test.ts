@@ -3,6 +3,7 @@ import {
   type AccountBalance,
   applyEntry,
   captureHoldPostings,
+  mergePostings,
   LedgerError,
   lockOrder,
   MAX_POSTINGS_PER_ENTRY,
@@ -125,5 +126,23 @@ describe('applying entries', () => {
 describe('lock order', () => {
   it('is every touched account once, ascending', () => {
     expect(lockOrder([...transferPostings(9n, 2n, 'USDT', 1n), ...transferPostings(2n, 5n, 'USDT', 1n)])).toEqual([2n, 5n, 9n]);
+  });
+});
+
+describe('mergePostings', () => {
+  it('sums postings of one account, asset and bucket, keeps the first order, drops zero sums', () => {
+    const merged = mergePostings([
+      { accountId: 1n, asset: 'USDT', bucket: 'frozen', amountMinor: -99n },
+      { accountId: 2n, asset: 'USDT', bucket: 'available', amountMinor: 99n },
+      { accountId: 1n, asset: 'USDT', bucket: 'frozen', amountMinor: -1n },
+      { accountId: 3n, asset: 'USDT', bucket: 'available', amountMinor: 1n },
+      { accountId: 1n, asset: 'USDT', bucket: 'available', amountMinor: 5n },
+      { accountId: 1n, asset: 'USDT', bucket: 'available', amountMinor: -5n },
+    ]);
+    expect(merged).toEqual([
+      { accountId: 1n, asset: 'USDT', bucket: 'frozen', amountMinor: -100n },
+      { accountId: 2n, asset: 'USDT', bucket: 'available', amountMinor: 99n },
+      { accountId: 3n, asset: 'USDT', bucket: 'available', amountMinor: 1n },
+    ]);
   });
 });

@@ -139,3 +139,17 @@ export function captureHoldPostings(account: bigint, to: bigint, asset: string, 
 export function lockOrder(postings: readonly Posting[]): bigint[] {
   return [...new Set(postings.map((posting) => posting.accountId))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
+
+/**
+ * One posting per account, asset and bucket: an escrow paid out to several accounts reads as one
+ * debit of the frozen part, not one per payee. Order is kept by first appearance; zero sums drop.
+ */
+export function mergePostings(postings: readonly Posting[]): Posting[] {
+  const merged = new Map<string, Posting>();
+  for (const posting of postings) {
+    const key = `${posting.accountId}:${posting.asset}:${posting.bucket}`;
+    const earlier = merged.get(key);
+    merged.set(key, earlier ? { ...earlier, amountMinor: earlier.amountMinor + posting.amountMinor } : { ...posting });
+  }
+  return [...merged.values()].filter((posting) => posting.amountMinor !== 0n);
+}

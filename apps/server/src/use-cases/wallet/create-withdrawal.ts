@@ -2,7 +2,6 @@ import { AppError, type WalletChannelId } from '@keel/contracts';
 import {
   formatAmount,
   LedgerError,
-  loginGate,
   USDT_SCALE,
   utcDayStartMs,
   type WithdrawalAttempt,
@@ -13,10 +12,9 @@ import type { Deps } from '../../deps.ts';
 import type { Queryable } from '../../persistence/db.ts';
 import { placeHold } from '../../persistence/ledger-holds.store.ts';
 import { ensureUserAccount, toMinor } from '../../persistence/ledger.store.ts';
-import { clearLoginFailures, readLoginFailures, recordLoginFailure } from '../../persistence/login-failures.store.ts';
 import type { UserRow } from '../../persistence/users.repository.ts';
 import { findWithdrawalView, withdrawalView } from '../../persistence/withdrawals.repository.ts';
-import { verifyPassword } from '../../security/passwords.ts';
+import { checkPaymentPassword } from '../user/check-payment-password.ts';
 import { verificationStatesOf } from '../verification/submit-verification.ts';
 import { parseChannelAmount, valueInUsdt } from './wallet-support.ts';
 
@@ -56,21 +54,6 @@ export async function withdrawalsToday(db: Queryable, userId: bigint, nowMs: num
     [userId, new Date(utcDayStartMs(nowMs))],
   );
   return { requests: Number(row!.requests), usedUsdtMinor: toMinor(row!.used_minor) };
-}
-
-/** Wrong payment passwords are counted like failed logins: after a few, each try waits longer, then it locks. */
-async function checkPaymentPassword(deps: Deps, user: UserRow, paymentPassword: string) {
-  if (user.payment_password_hash === null) throw new AppError('PAYMENT_PASSWORD_NOT_SET');
-  const identifier = `payment-password:${user.id}`;
-  const now = deps.now();
-  const gate = loginGate(await readLoginFailures(deps.db, identifier), now.getTime());
-  if (!gate.allowed) throw new AppError('TOO_MANY_REQUESTS', { retryAfterSeconds: Math.ceil(gate.retryAfterMs / 1000) });
-  if (await verifyPassword(user.payment_password_hash, paymentPassword)) {
-    await clearLoginFailures(deps.db, identifier);
-    return;
-  }
-  await deps.db.transaction((tx) => recordLoginFailure(tx, identifier, now));
-  throw new AppError('WRONG_PAYMENT_PASSWORD');
 }
 
 /**

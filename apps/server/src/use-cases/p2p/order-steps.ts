@@ -1,0 +1,111 @@
+import { AppError } from '@keel/contracts';
+import { type P2pCommand, p2pOrderTransition, p2pReleaseSplit } from '@keel/domain';
+import type { Deps } from '../../deps.ts';
+import type { JobHandler } from '../../jobs/runner.ts';
+import type { Queryable } from '../../persistence/db.ts';
+import { takeFromHold } from '../../persistence/ledger-holds.store.ts';
+import { ensurePlatformAccount, ensureUserAccount, toMinor } from '../../persistence/ledger.store.ts';
+import type { UserRow } from '../../persistence/users.repository.ts';
+import { checkPaymentPassword } from '../user/check-payment-password.ts';
+import { tellParties } from './p2p-notices.ts';
+import { type AdRow, findOrderView, type OrderRow } from './p2p-views.ts';
+
+type Actor = { kind: 'user'; userId: bigint } | { kind: 'system' };
+
+/**
+ * One step of an order, inside the caller's transaction. Locks, in this order: the order, its ad,
+ * then (inside takeFromHold) the ad's hold and the ledger accounts in id order — the order every
+ * P2P writer uses. The domain decides; here its effect is applied:
+ * - back to the ad: the quantity is offered again (or, the ad being closed, returned to the seller);
+ * - release: one entry pays the escrow out, the quantity less 0.1 % to the buyer, the fee to the fees account;
+ * - refund: the escrow returns to the seller's balance.
+ * Returns false when the step no longer applies (e.g. the expiry job of an order paid meanwhile).
+ */
+async function applyStep(tx: Queryable, orderId: bigint, actor: Actor, command: P2pCommand, at: Date, appealAfterMs: number): Promise<boolean> {
+  const [order] = await tx.query<OrderRow>('SELECT * FROM p2p_orders WHERE id = $1 FOR UPDATE', [orderId]);
+  const party = order && actor.kind === 'user' ? (order.buyer_id === actor.userId ? 'buyer' : order.seller_id === actor.userId ? 'seller' : null) : null;
+  // Someone else's order is "not found": its existence is not told.
+  if (!order || (actor.kind === 'user' && party === null)) throw new AppError('RECORD_NOT_FOUND');
+  // Each user step belongs to one side; from the other side it is simply not a step of theirs.
+  const stepSide = command.kind === 'mark_paid' || command.kind === 'cancel' ? 'buyer' : command.kind === 'release' ? 'seller' : null;
+  if (actor.kind === 'user' && stepSide !== null && party !== stepSide) throw new AppError('ORDER_STATE_CHANGED', { problem: 'not_your_step', role: party });
+  const outcome = p2pOrderTransition(
+    { status: order.status, paymentDeadlineMs: order.payment_deadline.getTime(), paidAtMs: order.paid_at?.getTime() ?? null },
+    command,
+    at.getTime(),
+    appealAfterMs,
+  );
+  if (!outcome.ok) {
+    if (actor.kind === 'system') return false;
+    throw new AppError('ORDER_STATE_CHANGED', { problem: outcome.problem, status: order.status });
+  }
+  const [ad] = await tx.query<AdRow>('SELECT * FROM p2p_ads WHERE id = $1 FOR UPDATE', [order.ad_id]);
+  const quantityMinor = toMinor(order.quantity_minor);
+  let closingEntryId: bigint | null = null;
+  if (outcome.effect === 'return_to_ad') {
+    if (ad!.status === 'open') {
+      await tx.query('UPDATE p2p_ads SET remaining_minor = remaining_minor + $2, updated_at = $3 WHERE id = $1', [ad!.id, quantityMinor.toString(), at]);
+    } else {
+      await takeFromHold(tx, { holdId: ad!.hold_id, returnMinor: quantityMinor, reason: 'p2p.order_cancelled', at });
+    }
+  } else if (outcome.effect === 'release_to_buyer') {
+    const split = p2pReleaseSplit(quantityMinor);
+    const buyerCoin = await ensureUserAccount(tx, order.buyer_id, 'coin', order.asset);
+    const fees = await ensurePlatformAccount(tx, 'fees', order.asset);
+    ({ entryId: closingEntryId } = await takeFromHold(tx, {
+      holdId: ad!.hold_id,
+      payouts: [{ toAccountId: buyerCoin, amountMinor: split.toBuyerMinor }, ...(split.feeMinor > 0n ? [{ toAccountId: fees, amountMinor: split.feeMinor }] : [])],
+      reason: 'p2p.release',
+      memo: `P2P order ${order.order_no}`,
+      at,
+    }));
+  } else if (outcome.effect === 'refund_to_seller') {
+    ({ entryId: closingEntryId } = await takeFromHold(tx, { holdId: ad!.hold_id, returnMinor: quantityMinor, reason: 'p2p.refund', memo: `P2P order ${order.order_no}`, at }));
+  }
+  const ended = outcome.status === 'released' || outcome.status === 'cancelled' || outcome.status === 'refunded';
+  await tx.query(
+    `UPDATE p2p_orders SET status = $2, paid_at = COALESCE(paid_at, $3), ended_at = $4, cancel_reason = $5, closing_entry_id = COALESCE($6, closing_entry_id)
+     WHERE id = $1`,
+    [
+      order.id,
+      outcome.status,
+      outcome.status === 'paid' ? at : null,
+      ended ? at : null,
+      outcome.status === 'cancelled' ? (command.kind === 'expire' ? 'expired' : 'buyer') : null,
+      closingEntryId,
+    ],
+  );
+  await tellParties(tx, order.id, outcome.notice, at);
+  return true;
+}
+
+/** How long after "paid" either side may appeal: the seller first gets the chance to release. */
+const APPEAL_AFTER_MS = 15 * 60_000;
+
+async function userStep(deps: Deps, user: UserRow, orderId: bigint, command: P2pCommand) {
+  await deps.db.transaction((tx) => applyStep(tx, orderId, { kind: 'user', userId: user.id }, command, deps.now(), APPEAL_AFTER_MS));
+  return findOrderView(deps.db, orderId, user.id);
+}
+
+export const markOrderPaid = (deps: Deps, buyer: UserRow, orderId: bigint) => userStep(deps, buyer, orderId, { kind: 'mark_paid', by: 'buyer' });
+export const cancelOrder = (deps: Deps, buyer: UserRow, orderId: bigint) => userStep(deps, buyer, orderId, { kind: 'cancel', by: 'buyer' });
+
+/** The seller releases with the payment password (checked first, outside the transaction). */
+export async function releaseOrder(deps: Deps, seller: UserRow, orderId: bigint, paymentPassword: string) {
+  // A party check before the password, so nobody but the seller can probe it through an order.
+  await findOrderView(deps.db, orderId, seller.id);
+  await checkPaymentPassword(deps, seller, paymentPassword);
+  return userStep(deps, seller, orderId, { kind: 'release', by: 'seller' });
+}
+
+/**
+ * The durable expiry of an unpaid order (job `p2p.order.expire`, due at the payment deadline). It
+ * runs in the job's transaction, so the cancellation and the job's "done" mark commit together:
+ * however many runners there are, an order expires once. An order paid or cancelled meanwhile is
+ * left as it is.
+ */
+export const expireOrderJob: JobHandler = async (tx, job) => {
+  // Never before the deadline (the runner's clock may differ from this process's).
+  const at = new Date(Math.max(Date.now(), job.run_at.getTime()));
+  await applyStep(tx, BigInt(String(job.payload.orderId)), { kind: 'system' }, { kind: 'expire' }, at, APPEAL_AFTER_MS);
+};

@@ -1,0 +1,162 @@
+import { AppError, userDisplayName } from '@keel/contracts';
+import { formatAmount, p2pReleaseSplit, p2pStatusCodes, type P2pOrderStatus } from '@keel/domain';
+import type { Queryable } from '../../persistence/db.ts';
+import { toMinor } from '../../persistence/ledger.store.ts';
+
+/** USDT is the traded asset (scale 6); fiat prices and totals are kept in hundredths. */
+export const P2P_ASSET = 'USDT';
+export const P2P_SCALE = 6;
+export const FIAT_SCALE = 2;
+
+export interface AdRow {
+  id: bigint;
+  seller_id: bigint;
+  asset: 'USDT';
+  fiat: string;
+  price_fiat_minor: string;
+  min_minor: string;
+  max_minor: string;
+  total_minor: string;
+  remaining_minor: string;
+  payment_window_minutes: number;
+  contact: string;
+  remark: string;
+  status: 'open' | 'closed';
+  hold_id: bigint;
+  created_at: Date;
+}
+
+export interface OrderRow {
+  id: bigint;
+  order_no: string;
+  ad_id: bigint;
+  buyer_id: bigint;
+  seller_id: bigint;
+  asset: 'USDT';
+  fiat: string;
+  quantity_minor: string;
+  price_fiat_minor: string;
+  total_fiat_minor: string;
+  remark: string;
+  status: P2pOrderStatus;
+  payment_deadline: Date;
+  paid_at: Date | null;
+  ended_at: Date | null;
+  cancel_reason: 'buyer' | 'expired' | null;
+  closing_entry_id: bigint | null;
+  created_at: Date;
+}
+
+type NameColumns = { username: string | null; email: string | null; phone: string | null; nickname: string | null };
+const nameOf = (id: bigint, row: NameColumns) =>
+  userDisplayName({ id: id.toString(), nickname: row.nickname, username: row.username, email: row.email, phone: row.phone });
+
+export const AD_SELECT = `SELECT a.*, u.username, u.email, u.phone, u.nickname FROM p2p_ads a JOIN users u ON u.id = a.seller_id`;
+
+export function adView(row: AdRow & NameColumns, viewerId: bigint) {
+  return {
+    id: row.id.toString(),
+    sellerId: row.seller_id.toString(),
+    sellerName: nameOf(row.seller_id, row),
+    asset: row.asset,
+    fiat: row.fiat,
+    price: formatAmount(toMinor(row.price_fiat_minor), FIAT_SCALE),
+    min: formatAmount(toMinor(row.min_minor), P2P_SCALE),
+    max: formatAmount(toMinor(row.max_minor), P2P_SCALE),
+    total: formatAmount(toMinor(row.total_minor), P2P_SCALE),
+    remaining: formatAmount(toMinor(row.remaining_minor), P2P_SCALE),
+    paymentWindowMinutes: row.payment_window_minutes,
+    contact: row.contact,
+    remark: row.remark,
+    status: row.status,
+    mine: row.seller_id === viewerId,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+export async function findAdView(db: Queryable, adId: bigint, viewerId: bigint) {
+  const [row] = await db.query<AdRow & NameColumns>(`${AD_SELECT} WHERE a.id = $1`, [adId]);
+  if (!row) throw new AppError('RECORD_NOT_FOUND');
+  return adView(row, viewerId);
+}
+
+export const ORDER_SELECT = `SELECT o.*, a.contact AS seller_contact,
+    b.username AS b_username, b.email AS b_email, b.phone AS b_phone, b.nickname AS b_nickname,
+    s.username AS s_username, s.email AS s_email, s.phone AS s_phone, s.nickname AS s_nickname
+  FROM p2p_orders o JOIN p2p_ads a ON a.id = o.ad_id JOIN users b ON b.id = o.buyer_id JOIN users s ON s.id = o.seller_id`;
+
+interface OrderViewRow extends OrderRow {
+  seller_contact: string;
+  b_username: string | null;
+  b_email: string | null;
+  b_phone: string | null;
+  b_nickname: string | null;
+  s_username: string | null;
+  s_email: string | null;
+  s_phone: string | null;
+  s_nickname: string | null;
+}
+
+export function orderView(row: OrderViewRow, viewerId: bigint) {
+  const quantityMinor = toMinor(row.quantity_minor);
+  const split = p2pReleaseSplit(quantityMinor);
+  return {
+    id: row.id.toString(),
+    orderNo: row.order_no,
+    adId: row.ad_id.toString(),
+    role: row.buyer_id === viewerId ? ('buyer' as const) : ('seller' as const),
+    buyerName: nameOf(row.buyer_id, { username: row.b_username, email: row.b_email, phone: row.b_phone, nickname: row.b_nickname }),
+    sellerName: nameOf(row.seller_id, { username: row.s_username, email: row.s_email, phone: row.s_phone, nickname: row.s_nickname }),
+    asset: row.asset,
+    fiat: row.fiat,
+    quantity: formatAmount(quantityMinor, P2P_SCALE),
+    price: formatAmount(toMinor(row.price_fiat_minor), FIAT_SCALE),
+    total: formatAmount(toMinor(row.total_fiat_minor), FIAT_SCALE),
+    fee: formatAmount(split.feeMinor, P2P_SCALE),
+    buyerReceives: formatAmount(split.toBuyerMinor, P2P_SCALE),
+    remark: row.remark,
+    status: row.status,
+    statusCode: p2pStatusCodes[row.status],
+    cancelReason: row.cancel_reason,
+    paymentDeadline: row.payment_deadline.toISOString(),
+    paidAt: row.paid_at?.toISOString() ?? null,
+    endedAt: row.ended_at?.toISOString() ?? null,
+    sellerContact: row.seller_contact,
+    closingEntryId: row.closing_entry_id?.toString() ?? null,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+/** An order the viewer is a party to; anyone else's is "not found", never "forbidden". */
+export async function findOrderView(db: Queryable, orderId: bigint, viewerId: bigint) {
+  const [row] = await db.query<OrderViewRow>(`${ORDER_SELECT} WHERE o.id = $1 AND (o.buyer_id = $2 OR o.seller_id = $2)`, [orderId, viewerId]);
+  if (!row) throw new AppError('RECORD_NOT_FOUND');
+  return orderView(row, viewerId);
+}
+
+export async function listOrdersOf(db: Queryable, input: { userId: bigint; scope: 'in_progress' | 'completed'; page: number; pageSize: number }) {
+  const open = `o.status IN ('awaiting_payment', 'paid', 'appealing')`;
+  const where = `WHERE (o.buyer_id = $1 OR o.seller_id = $1) AND ${input.scope === 'in_progress' ? open : `NOT ${open}`}`;
+  const rows = await db.query<OrderViewRow>(`${ORDER_SELECT} ${where} ORDER BY o.id DESC LIMIT $2 OFFSET $3`, [
+    input.userId,
+    input.pageSize,
+    (input.page - 1) * input.pageSize,
+  ]);
+  const [count] = await db.query<{ total: bigint }>(`SELECT count(*)::bigint AS total FROM p2p_orders o ${where}`, [input.userId]);
+  return { items: rows.map((row) => orderView(row, input.userId)), total: Number(count!.total) };
+}
+
+export async function listAds(db: Queryable, input: { viewerId: bigint; fiat?: string; mine: boolean; page: number; pageSize: number }) {
+  const where = input.mine
+    ? 'WHERE a.seller_id = $1 AND ($2::text IS NULL OR a.fiat = $2)'
+    : `WHERE a.status = 'open' AND a.remaining_minor > 0 AND ($2::text IS NULL OR a.fiat = $2) AND $1::bigint IS NOT NULL`;
+  const order = input.mine ? 'a.id DESC' : 'a.price_fiat_minor, a.id';
+  const params = [input.viewerId, input.fiat ?? null];
+  const rows = await db.query<AdRow & NameColumns>(`${AD_SELECT} ${where} ORDER BY ${order} LIMIT $3 OFFSET $4`, [
+    ...params,
+    input.pageSize,
+    (input.page - 1) * input.pageSize,
+  ]);
+  const [count] = await db.query<{ total: bigint }>(`SELECT count(*)::bigint AS total FROM p2p_ads a ${where}`, params);
+  return { items: rows.map((row) => adView(row, input.viewerId)), total: Number(count!.total) };
+}

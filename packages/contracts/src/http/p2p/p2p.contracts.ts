@@ -1,0 +1,211 @@
+import { z } from 'zod';
+import { defineContract } from '../contract.ts';
+import { idSchema, pageQuerySchema } from '../common.ts';
+import { decimalAmountSchema } from '../assets/assets.contracts.ts';
+
+/**
+ * Fiat P2P (issue 6): sell ads whose quantity sits in escrow (a ledger hold), and orders against
+ * them: awaiting payment (0) → paid (1) → released (2), or cancelled. The fiat moves outside Keel.
+ * Only USDT is traded in this first part (the spec's currency symbol).
+ */
+
+const plainText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .regex(/^[^\p{Cc}<>]*$/u, 'no control characters or angle brackets');
+
+export const p2pOrderStatuses = ['awaiting_payment', 'paid', 'released', 'cancelled', 'appealing', 'refunded'] as const;
+
+export const p2pAdSchema = z.object({
+  id: idSchema,
+  sellerId: idSchema,
+  sellerName: z.string(),
+  asset: z.literal('USDT'),
+  fiat: z.string().describe('ISO 4217 currency of the price'),
+  price: z.string().describe('fiat per 1 USDT, two decimals'),
+  min: z.string(),
+  max: z.string(),
+  total: z.string(),
+  remaining: z.string().describe('still offered: not sold and not in an open order'),
+  paymentWindowMinutes: z.number().int(),
+  contact: z.string(),
+  remark: z.string(),
+  status: z.enum(['open', 'closed']),
+  mine: z.boolean(),
+  createdAt: z.string(),
+});
+
+const adFields = {
+  fiat: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{3}$/, 'an ISO 4217 currency code, e.g. INR'),
+  price: decimalAmountSchema.describe('fiat per 1 USDT, at most two decimals'),
+  min: decimalAmountSchema,
+  max: decimalAmountSchema,
+  paymentWindowMinutes: z.number().int().min(5).max(120).default(15),
+  contact: plainText(200).pipe(z.string().min(1, 'this field is required')),
+  remark: plainText(500).default(''),
+};
+
+export const listP2pAdsContract = defineContract({
+  id: 'p2p.ads',
+  method: 'GET',
+  path: '/home/p2p/ads',
+  summary: 'Open sell ads to buy from, best price first (`mine=true`: your own ads, open and closed).',
+  caller: 'user',
+  query: pageQuerySchema.extend({ fiat: z.string().trim().toUpperCase().regex(/^[A-Z]{3}$/).optional(), mine: z.enum(['true', 'false']).default('false') }),
+  data: z.object({ items: z.array(p2pAdSchema), total: z.number().int() }),
+  errors: [],
+});
+
+export const postP2pAdContract = defineContract({
+  id: 'p2p.postAd',
+  method: 'POST',
+  path: '/home/p2p/ads',
+  summary: 'Post a sell ad: its total quantity is frozen (a ledger hold) until sold, or returned when the ad is reduced or closed. Needs identity verification and a bound contact method. Needs an Idempotency-Key header.',
+  caller: 'user',
+  idempotent: true,
+  body: z.object({ ...adFields, total: decimalAmountSchema }),
+  data: p2pAdSchema,
+  errors: ['IDENTITY_VERIFICATION_REQUIRED', 'CONTACT_METHOD_REQUIRED', 'WRONG_AMOUNT', 'WRONG_PURCHASE_QUANTITY', 'INSUFFICIENT_BALANCE', 'IDEMPOTENCY_KEY_REQUIRED'],
+});
+
+export const editP2pAdContract = defineContract({
+  id: 'p2p.editAd',
+  method: 'PUT',
+  path: '/home/p2p/ads/:adId',
+  summary: 'Edit your open ad: price, limits, window, contact, remark; `remaining` may only go down, and what it lets go returns to your balance. Needs an Idempotency-Key header.',
+  caller: 'user',
+  idempotent: true,
+  params: z.object({ adId: idSchema }),
+  body: z.object({ ...adFields, remaining: decimalAmountSchema }),
+  data: p2pAdSchema,
+  errors: ['RECORD_NOT_FOUND', 'AD_NOT_AVAILABLE', 'WRONG_AMOUNT', 'WRONG_PURCHASE_QUANTITY', 'IDEMPOTENCY_KEY_REQUIRED'],
+});
+
+export const closeP2pAdContract = defineContract({
+  id: 'p2p.closeAd',
+  method: 'POST',
+  path: '/home/p2p/ads/:adId/close',
+  summary: 'Close your ad: what it still offers returns to your balance; its open orders keep their escrow until they end. Needs an Idempotency-Key header.',
+  caller: 'user',
+  idempotent: true,
+  params: z.object({ adId: idSchema }),
+  data: p2pAdSchema,
+  errors: ['RECORD_NOT_FOUND', 'AD_NOT_AVAILABLE', 'IDEMPOTENCY_KEY_REQUIRED'],
+});
+
+export const p2pOrderSchema = z.object({
+  id: idSchema,
+  orderNo: z.string(),
+  adId: idSchema,
+  role: z.enum(['buyer', 'seller']).describe("the caller's side of this order"),
+  buyerName: z.string(),
+  sellerName: z.string(),
+  asset: z.literal('USDT'),
+  fiat: z.string(),
+  quantity: z.string(),
+  price: z.string(),
+  total: z.string().describe('what the buyer pays in fiat, outside Keel'),
+  fee: z.string().describe('0.1 % of the quantity, taken on release'),
+  buyerReceives: z.string(),
+  remark: z.string(),
+  status: z.enum(p2pOrderStatuses),
+  statusCode: z.number().int().describe('0 awaiting payment, 1 paid, 2 released, 3 cancelled, 4 under appeal, 5 refunded'),
+  cancelReason: z.enum(['buyer', 'expired']).nullable(),
+  paymentDeadline: z.string(),
+  paidAt: z.string().nullable(),
+  endedAt: z.string().nullable(),
+  sellerContact: z.string(),
+  closingEntryId: z.string().nullable(),
+  createdAt: z.string(),
+});
+
+export const placeP2pOrderContract = defineContract({
+  id: 'p2p.placeOrder',
+  method: 'POST',
+  path: '/home/p2p/orders',
+  summary:
+    "Buy from a sell ad: a quantity within the ad's min, max and what it has left. The coins are already in escrow; pay the seller the total within the payment window, then mark the order paid. Needs an Idempotency-Key header.",
+  caller: 'user',
+  idempotent: true,
+  body: z.object({ adId: idSchema, quantity: decimalAmountSchema, remark: plainText(200).default('') }),
+  data: p2pOrderSchema,
+  errors: [
+    'RECORD_NOT_FOUND',
+    'AD_NOT_AVAILABLE',
+    'CANNOT_SELL_OWN_ORDER',
+    'WRONG_PURCHASE_QUANTITY',
+    'WRONG_AMOUNT',
+    'IDENTITY_VERIFICATION_REQUIRED',
+    'ADVANCED_VERIFICATION_REQUIRED',
+    'ORDERING_RESTRICTED',
+    'IDEMPOTENCY_KEY_REQUIRED',
+  ],
+});
+
+export const listP2pOrdersContract = defineContract({
+  id: 'p2p.orders',
+  method: 'GET',
+  path: '/home/p2p/orders',
+  summary: 'Your P2P orders as buyer or seller, newest first: in progress (awaiting payment, paid, under appeal) or completed.',
+  caller: 'user',
+  query: pageQuerySchema.extend({ scope: z.enum(['in_progress', 'completed']).default('in_progress') }),
+  data: z.object({ items: z.array(p2pOrderSchema), total: z.number().int() }),
+  errors: [],
+});
+
+export const getP2pOrderContract = defineContract({
+  id: 'p2p.order',
+  method: 'GET',
+  path: '/home/p2p/orders/:orderId',
+  summary: 'One of your P2P orders (as buyer or seller), with the remaining payment time.',
+  caller: 'user',
+  params: z.object({ orderId: idSchema }),
+  data: p2pOrderSchema,
+  errors: ['RECORD_NOT_FOUND'],
+});
+
+const stepErrors = ['RECORD_NOT_FOUND', 'ORDER_STATE_CHANGED', 'IDEMPOTENCY_KEY_REQUIRED'];
+
+export const markP2pOrderPaidContract = defineContract({
+  id: 'p2p.markPaid',
+  method: 'POST',
+  path: '/home/p2p/orders/:orderId/paid',
+  summary: 'The buyer says the fiat was sent, within the payment window. Needs an Idempotency-Key header.',
+  caller: 'user',
+  idempotent: true,
+  params: z.object({ orderId: idSchema }),
+  data: p2pOrderSchema,
+  errors: stepErrors,
+});
+
+export const cancelP2pOrderContract = defineContract({
+  id: 'p2p.cancel',
+  method: 'POST',
+  path: '/home/p2p/orders/:orderId/cancel',
+  summary: 'The buyer cancels an order not yet marked paid; the quantity goes back to the ad. Needs an Idempotency-Key header.',
+  caller: 'user',
+  idempotent: true,
+  params: z.object({ orderId: idSchema }),
+  data: p2pOrderSchema,
+  errors: stepErrors,
+});
+
+export const releaseP2pOrderContract = defineContract({
+  id: 'p2p.release',
+  method: 'POST',
+  path: '/home/p2p/orders/:orderId/release',
+  summary:
+    'The seller, having received the fiat, releases the escrow with the payment password: the buyer gets the quantity less the 0.1 % fee, in one journal entry. Needs an Idempotency-Key header.',
+  caller: 'user',
+  idempotent: true,
+  params: z.object({ orderId: idSchema }),
+  body: z.object({ paymentPassword: z.string().max(64) }),
+  data: p2pOrderSchema,
+  errors: [...stepErrors, 'PAYMENT_PASSWORD_NOT_SET', 'WRONG_PAYMENT_PASSWORD', 'TOO_MANY_REQUESTS'],
+});
