@@ -55,3 +55,33 @@ CREATE TABLE p2p_orders (
 CREATE INDEX p2p_orders_of_buyer ON p2p_orders (buyer_id, id);
 CREATE INDEX p2p_orders_of_seller ON p2p_orders (seller_id, id);
 CREATE INDEX p2p_orders_of_ad ON p2p_orders (ad_id) WHERE status IN ('awaiting_payment', 'paid', 'appealing');
+
+-- An appeal of a paid order: who opened it and why, and how support staff resolved it.
+CREATE TABLE p2p_appeals (
+  order_id      bigint PRIMARY KEY REFERENCES p2p_orders (id),
+  opened_by     bigint NOT NULL REFERENCES users (id),
+  reason        text NOT NULL CHECK (length(reason) BETWEEN 1 AND 500),
+  opened_at     timestamptz NOT NULL,
+  resolution    text CHECK (resolution IN ('release', 'refund')),
+  resolved_by   bigint REFERENCES staff (id),
+  resolved_at   timestamptz,
+  note          text CHECK (length(note) <= 500),
+  CHECK ((resolution IS NULL) = (resolved_at IS NULL))
+);
+CREATE INDEX p2p_appeals_open ON p2p_appeals (opened_at) WHERE resolution IS NULL;
+
+-- The per-order chat: the evidence of an appeal. A withdrawn message keeps its text for staff.
+ALTER TABLE uploads DROP CONSTRAINT uploads_purpose_check;
+ALTER TABLE uploads ADD CONSTRAINT uploads_purpose_check CHECK (purpose IN ('verification', 'deposit_proof', 'chat'));
+CREATE TABLE p2p_chat_messages (
+  id            bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  order_id      bigint NOT NULL REFERENCES p2p_orders (id),
+  sender_id     bigint NOT NULL REFERENCES users (id),
+  text          text CHECK (length(text) <= 1000),
+  upload_id     bigint REFERENCES uploads (id),
+  created_at    timestamptz NOT NULL,
+  withdrawn_at  timestamptz,
+  read_at       timestamptz,
+  CHECK ((text IS NULL) <> (upload_id IS NULL))
+);
+CREATE INDEX p2p_chat_of_order ON p2p_chat_messages (order_id, id);

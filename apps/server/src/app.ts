@@ -11,7 +11,9 @@ import type { Config } from './config/env.ts';
 import type { Deps } from './deps.ts';
 import { type MarketPrices, noMarketPrices } from './market/market-prices.ts';
 import { isTickStream } from './market/market.service.ts';
-import { type GatewayOptions, registerMarketGateway } from './ws/gateway.ts';
+import { type GatewayOptions, noTickStream, registerMarketGateway } from './ws/gateway.ts';
+import type { EventBus } from './realtime/event-bus.ts';
+import { eventBusFromConfig } from './realtime/event-bus-from-config.ts';
 import type { FileStorage } from './integrations/storage/file-storage.ts';
 import { storageFromConfig } from './integrations/storage/storage-from-config.ts';
 import type { Db } from './persistence/db.ts';
@@ -27,7 +29,7 @@ import { securityRoutes } from './http/routes/security.routes.ts';
 import { userRoutes } from './http/routes/user.routes.ts';
 import { verificationRoutes } from './http/routes/verification.routes.ts';
 import { walletAdminRoutes, walletRoutes } from './http/routes/wallet.routes.ts';
-import { p2pRoutes } from './http/routes/p2p.routes.ts';
+import { p2pAdminRoutes, p2pRoutes } from './http/routes/p2p.routes.ts';
 import type { ChainGateway } from './integrations/chain/chain-gateway.ts';
 import { createEthereumGateway } from './integrations/chain/ethereum-gateway.ts';
 import { walletSettingsFrom } from './use-cases/wallet/wallet-settings.ts';
@@ -46,6 +48,7 @@ export const allRoutes: readonly RouteHandler[] = [
   ...walletRoutes,
   ...walletAdminRoutes,
   ...p2pRoutes,
+  ...p2pAdminRoutes,
 ] as RouteHandler[];
 
 function sendError(reply: FastifyReply, error: AppError) {
@@ -60,8 +63,14 @@ export interface BuildAppOptions {
   now?: () => Date;
   /** Where prices come from; without it the app serves no prices (PRICE_UNAVAILABLE). */
   market?: MarketPrices;
-  /** Limits of /ws (opened when `market` is a MarketService), for tests that need small ones. */
+  /** Limits of /ws, for tests that need small ones. */
   ws?: Partial<GatewayOptions>;
+  /**
+   * The per-user event bus; without it, the one the configuration describes (Redis with
+   * REDIS_URL, else in-process), which the app closes when it closes. A bus passed in is the
+   * caller's to close.
+   */
+  events?: EventBus;
   /** Where uploads go; without it, the encrypted folder store the configuration describes. */
   storage?: FileStorage;
   /** The on-chain deposit check; without it, one over ETHEREUM_RPC_URL when that is set. */
@@ -86,6 +95,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   const storage = options.storage ?? (await storageFromConfig(config)).storage;
   const chain = options.chain ?? (config.ETHEREUM_RPC_URL ? createEthereumGateway({ rpcUrl: config.ETHEREUM_RPC_URL }) : undefined);
+  const events = options.events ?? eventBusFromConfig(config, app.log);
+  if (!options.events) app.addHook('onClose', () => events.close());
   const deps: Deps = {
     db,
     config,
@@ -96,6 +107,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ledger: ledgerBatcherFor(db),
     wallet: walletSettingsFrom(config, { chainGateway: chain !== undefined, demoKeys: options.demoDepositKeys }),
     chain,
+    events,
   };
 
   app.addHook('onRequest', async (request, reply) => {
@@ -145,8 +157,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     const watch = startChainDepositWatch(deps, chain, options.chainWatchIntervalMs);
     app.addHook('onClose', () => watch.stop());
   }
-  // The push connection /ws, when there is a tick stream to push (a MarketService).
-  if (options.market && isTickStream(options.market)) await registerMarketGateway(app, deps, options.market, options.ws);
+  // The push connection /ws. It opens on every app, with or without a MarketService: a user's
+  // events must not depend on whether the process was built with a market (main.ts always passes
+  // one; tests and tools often do not). Without one, the market channels are there but never
+  // tick (the stream's last id is 0, so a resume replays nothing), which is what such a node has.
+  await registerMarketGateway(app, deps, options.market && isTickStream(options.market) ? options.market : noTickStream, options.ws);
   options.extraRoutes?.(app);
 
   const openApiDocument = buildOpenApiDocument();

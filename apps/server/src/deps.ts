@@ -6,6 +6,7 @@ import type { Db } from './persistence/db.ts';
 import type { LedgerBatcher } from './persistence/ledger-batcher.ts';
 import type { ChainGateway } from './integrations/chain/chain-gateway.ts';
 import type { WalletSettings } from './use-cases/wallet/wallet-settings.ts';
+import type { EventBus } from './realtime/event-bus.ts';
 
 /** What use cases are given: the database, the configuration and the clock (never Date.now()). */
 export interface Deps {
@@ -23,4 +24,10 @@ export interface Deps {
   wallet: WalletSettings;
   /** Checks ETH and ERC20 deposits on chain when ETHEREUM_RPC_URL is set; otherwise staff review them. */
   chain: ChainGateway | undefined;
+  /**
+   * Per-user realtime events between nodes (in-process, or Redis with REDIS_URL); publish through
+   * `publishToUser` after COMMIT. buildApp always sets it; it is optional only so that tests which
+   * build Deps by hand without it (ledger-random) keep compiling; publishToUser then does nothing.
+   */
+  events?: EventBus;
 }

@@ -13,6 +13,8 @@ import { DELIVER_NOTIFICATION_JOB, deliverNotificationHandler } from './integrat
 import { deliveryProvidersFromConfig } from './integrations/notifier/providers.ts';
 import { loadOrCreateDemoDepositKeys } from './integrations/chain/demo-deposit-keys.ts';
 import { networksWithoutDepositSource } from './use-cases/wallet/wallet-settings.ts';
+import { eventBusFromConfig } from './realtime/event-bus-from-config.ts';
+import { announceExpiry } from './use-cases/p2p/order-steps.ts';
 
 let config: Config;
 try {
@@ -42,7 +44,9 @@ const demoDepositKeys =
   config.SEED_DEMO && config.NODE_ENV !== 'production'
     ? loadOrCreateDemoDepositKeys(config.DATA_DIR, networksWithoutDepositSource(config))
     : {};
-const app = await buildApp({ config, db, market, storage, demoDepositKeys, chainWatchIntervalMs: config.CHAIN_CHECK_INTERVAL_MS });
+// One bus for the app and the job runner, so events of jobs (an order expiring) reach users too.
+const events = eventBusFromConfig(config);
+const app = await buildApp({ config, db, market, storage, demoDepositKeys, events, chainWatchIntervalMs: config.CHAIN_CHECK_INTERVAL_MS });
 if (keyWasGenerated) {
   app.log.warn(`generated an upload encryption key in ${config.DATA_DIR}; set UPLOAD_ENCRYPTION_KEY on any shared or production deployment`);
 }
@@ -56,7 +60,13 @@ if (config.SEED_DEMO) {
 }
 
 const handlers = { ...jobHandlers, [DELIVER_NOTIFICATION_JOB]: deliverNotificationHandler(deliveryProvidersFromConfig(config)) };
-const runner = new JobRunner({ db, handlers, logger: app.log, pollIntervalMs: config.JOB_POLL_INTERVAL_MS });
+const runner = new JobRunner({
+  db,
+  handlers,
+  logger: app.log,
+  pollIntervalMs: config.JOB_POLL_INTERVAL_MS,
+  afterCommit: (job) => announceExpiry({ db, events, logger: app.log }, job),
+});
 await enqueueJob(db, purgeJobFor(new Date()));
 runner.start();
 await market.start(app.log);
@@ -79,6 +89,7 @@ async function shutdown(signal: string) {
   await runner.stop();
   await app.close();
   await market.stop();
+  await events.close();
   await db.close();
   process.exit(0);
 }

@@ -1,6 +1,7 @@
 import {
   listAuditContract,
   listNotificationsContract,
+  listP2pAppealsContract,
   listStaffDepositsContract,
   listStaffWithdrawalsContract,
   listVerificationsContract,
@@ -9,6 +10,7 @@ import {
   type StaffRole,
 } from '@keel/contracts';
 import { useCallback, useEffect, useState } from 'react';
+import { AppealsPage } from '../features/appeals/AppealsPage.tsx';
 import { AuditPage } from '../features/audit/AuditPage.tsx';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { DepositsPage } from '../features/finance/DepositsPage.tsx';
@@ -21,7 +23,7 @@ import { useI18n } from '../shared/i18n.tsx';
 import { LanguageSelect } from '../shared/LanguageSelect.tsx';
 
 type Staff = { id: string; username: string; roles: StaffRole[] };
-type View = 'users' | 'audit' | 'verifications' | 'outbox' | 'deposits' | 'withdrawals';
+type View = 'users' | 'audit' | 'verifications' | 'outbox' | 'deposits' | 'withdrawals' | 'appeals';
 
 const allowed = (roles: readonly StaffRole[], contract: { staffRoles?: readonly string[] }) =>
   roles.some((role) => (contract.staffRoles ?? []).includes(role));
@@ -57,6 +59,8 @@ export function App() {
   // The finance area (roles admin and finance): the deposit and withdrawal queues.
   const canReviewDeposits = allowed(staff.roles, listStaffDepositsContract);
   const canReviewWithdrawals = allowed(staff.roles, listStaffWithdrawalsContract);
+  // P2P appeals (roles admin and support): the frozen escrow of an appealed order.
+  const canResolveAppeals = allowed(staff.roles, listP2pAppealsContract);
   async function logout() {
     await api(staffLogoutContract).catch(() => {});
     staffToken.clear();
@@ -96,6 +100,11 @@ export function App() {
               {t('admin.finance.nav.withdrawals')}
             </button>
           )}
+          {canResolveAppeals && (
+            <button type="button" className={view === 'appeals' ? 'tab active' : 'tab'} onClick={() => setView('appeals')}>
+              {t('admin.appeals.nav')}
+            </button>
+          )}
         </nav>
         <span className="who">
           {staff.username} · {staff.roles.map((role) => t(`admin.role.${role}`)).join(', ')}
@@ -112,6 +121,7 @@ export function App() {
         {view === 'outbox' && canReadOutbox && <OutboxPage />}
         {view === 'deposits' && canReviewDeposits && <DepositsPage staff={staff} />}
         {view === 'withdrawals' && canReviewWithdrawals && <WithdrawalsPage staff={staff} />}
+        {view === 'appeals' && canResolveAppeals && <AppealsPage />}
       </main>
     </div>
   );

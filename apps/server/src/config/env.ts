@@ -51,6 +51,11 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
     .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * redis:// or rediss:// URL of the Redis that carries user events (/ws) between nodes. Without
+   * it events stay in this process: right for one node, wrong for several behind a load balancer.
+   */
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Where the floating customer-service button sends the user. */
   SERVICE_URL: z.url({ protocol: /^(https?|mailto)$/ }).default('https://support.keel.example/'),

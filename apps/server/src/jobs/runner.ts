@@ -56,6 +56,11 @@ export interface JobRunnerOptions {
   pollIntervalMs?: number;
   now?: () => Date;
   retryDelay?: (attempt: number) => number;
+  /**
+   * Called after the transaction of a job that succeeded has committed — for what must not happen
+   * before COMMIT, such as telling users' connections to refetch. Its failure is logged only.
+   */
+  afterCommit?: (job: JobRow) => Promise<void>;
 }
 
 /**
@@ -63,7 +68,7 @@ export interface JobRunnerOptions {
  * process or many) can share the table without running an item twice.
  */
 export class JobRunner {
-  private readonly options: Required<Omit<JobRunnerOptions, 'logger'>> & Pick<JobRunnerOptions, 'logger'>;
+  private readonly options: Required<Omit<JobRunnerOptions, 'logger' | 'afterCommit'>> & Pick<JobRunnerOptions, 'logger' | 'afterCommit'>;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = true;
@@ -81,7 +86,8 @@ export class JobRunner {
   /** Claims and runs one due job. Returns false when none was due. */
   async runOne(): Promise<boolean> {
     const { db, handlers, now, workerId } = this.options;
-    return db.transaction(async (tx) => {
+    let succeeded: JobRow | undefined;
+    const ran = await db.transaction(async (tx) => {
       const at = now();
       const [job] = await tx.query<JobRow>(
         `SELECT * FROM jobs WHERE status = 'pending' AND run_at <= $1
@@ -101,6 +107,7 @@ export class JobRunner {
           `UPDATE jobs SET status = 'done', attempts = $2, done_by = $3, finished_at = $4, last_error = NULL WHERE id = $1`,
           [job.id, attempt, workerId, at],
         );
+        succeeded = job;
       } catch (error) {
         if (handle) await tx.exec('ROLLBACK TO SAVEPOINT job_attempt');
         const message = error instanceof Error ? error.message : String(error);
@@ -120,6 +127,10 @@ export class JobRunner {
       }
       return true;
     });
+    if (succeeded && this.options.afterCommit) {
+      await this.options.afterCommit(succeeded).catch((error) => this.options.logger?.warn({ err: error, jobId: succeeded?.id.toString() }, 'job after-commit step failed'));
+    }
+    return ran;
   }
 
   /** Runs due jobs until none is due (bounded, so a flood cannot starve the caller forever). */

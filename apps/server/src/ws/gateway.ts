@@ -1,5 +1,7 @@
 import websocket from '@fastify/websocket';
 import {
+  AppError,
+  type UserEvent,
   type WsClientFrame,
   type WsServerFrame,
   errorCatalogue,
@@ -15,6 +17,8 @@ import type { Deps } from '../deps.ts';
 import type { TickStream } from '../market/market.service.ts';
 import { candleToWire, tickToWire } from '../market/tick-wire.ts';
 import { type RecordedTick, readTicksForReplay } from '../persistence/market-ticks.store.ts';
+import { type EventBus, type Unsubscribe, userChannel } from '../realtime/event-bus.ts';
+import { resolveUserSession } from '../use-cases/auth/resolve-session.ts';
 import { type CandleChannel, CandleTracker } from './channels/candle-tracker.ts';
 
 export interface GatewayOptions {
@@ -64,6 +68,9 @@ function candleChannelOf(channel: string): CandleChannel | undefined {
 
 const candleChannelName = (channel: CandleChannel) => `candles:${channel.symbol}:${channel.interval}`;
 
+/** The tick stream of a node built without a MarketService: nothing recorded is ever announced. */
+export const noTickStream: TickStream = { lastTickId: 0n, latest: () => undefined, onTicks: () => () => {} };
+
 class Connection {
   readonly channels = new Set<string>();
   /** No tick with an id at or below this is sent again: replay and live meet without a repeat. */
@@ -76,6 +83,9 @@ class Connection {
   queue: Promise<void> = Promise.resolve();
   windowStartMs = 0;
   framesInWindow = 0;
+  /** The user this connection authenticated as (one per connection), and its bus subscription. */
+  userId: bigint | undefined;
+  userEvents: Unsubscribe | undefined;
 
   constructor(
     readonly socket: WebSocket,
@@ -94,6 +104,13 @@ class Connection {
     this.socket.close(code, reason);
   }
 
+  /** Whatever way it ended: stop listening for the user's events. */
+  release(): void {
+    this.closed = true;
+    this.userEvents?.();
+    this.userEvents = undefined;
+  }
+
   sendTicks(ticks: readonly RecordedTick[], encoded: ReadonlyMap<RecordedTick, string>): void {
     for (const tick of ticks) {
       if (tick.tickId <= this.lastSentTickId) continue;
@@ -109,9 +126,14 @@ class Connection {
  * tail of market_ticks), so every node pushes the same recorded ticks with the same ids; a client
  * that reconnects, to this node or another, resumes with `sinceTickId` and gets the recorded ticks
  * it missed from the database, then live ones, with no gap and no repeat.
+ *
+ * A connection may also authenticate (`auth` with the session token) to receive its user's events
+ * from `deps.events` (the bus: in-process, or Redis between nodes), whichever node published them.
  */
 export async function registerMarketGateway(app: FastifyInstance, deps: Deps, stream: TickStream, overrides: Partial<GatewayOptions> = {}): Promise<void> {
   const options: GatewayOptions = { ...defaultGatewayOptions, ...overrides };
+  if (!deps.events) throw new Error('the /ws gateway needs deps.events');
+  const events: EventBus = deps.events;
   const listed = new Set(deps.config.MARKET_SYMBOLS);
   const connections = new Set<Connection>();
   const tracker = new CandleTracker(deps.db);
@@ -200,6 +222,36 @@ export async function registerMarketGateway(app: FastifyInstance, deps: Deps, st
     }
   }
 
+  /**
+   * `auth`: the token is checked like the HTTP API's Authorization; its catalogue error (401 token
+   * does not exist, …) is answered as an error frame and the connection keeps its public channels.
+   * `authed` is sent once the bus subscription is live, so nothing published after it is missed.
+   */
+  async function authenticate(connection: Connection, token: string) {
+    let userId: bigint;
+    try {
+      userId = (await resolveUserSession(deps, token)).user.id;
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      connection.send(encode({ type: 'error', code: error.status, msg: error.message }));
+      return;
+    }
+    const authed = encode({ type: 'authed', userId: userId.toString() });
+    if (connection.userId !== undefined) {
+      // One user per connection: the same user again is harmless, another one is refused.
+      connection.send(connection.userId === userId ? authed : encode(parameterError));
+      return;
+    }
+    if (connection.closed) return;
+    connection.userId = userId;
+    // The session is checked once, here. A session ended later (logout elsewhere, expiry, a
+    // suspension) keeps this connection's events until it closes: ids and statuses only, since
+    // whatever the client fetches with them goes through HTTP and is refused there.
+    connection.userEvents = events.subscribe(userChannel(userId), (event: UserEvent) => connection.send(encode({ type: 'event', event })));
+    await connection.userEvents.ready;
+    connection.send(authed);
+  }
+
   function unsubscribe(connection: Connection, channels: readonly string[]) {
     for (const channel of channels) connection.channels.delete(channel);
     void onCandleQueue(async () => tracker.retain(subscribedCandleChannels()));
@@ -232,6 +284,7 @@ export async function registerMarketGateway(app: FastifyInstance, deps: Deps, st
     const frame = parsed.data;
     if (frame.op === 'ping') connection.send(encode({ type: 'pong' }));
     else if (frame.op === 'subscribe') await subscribe(connection, frame);
+    else if (frame.op === 'auth') await authenticate(connection, frame.token);
     else unsubscribe(connection, frame.channels);
   }
 
@@ -265,7 +318,7 @@ export async function registerMarketGateway(app: FastifyInstance, deps: Deps, st
           });
       });
       socket.on('close', () => {
-        connection.closed = true;
+        connection.release();
         connections.delete(connection);
         if ([...connection.channels].some((channel) => channel.startsWith('candles:'))) {
           void onCandleQueue(async () => tracker.retain(subscribedCandleChannels()));
@@ -279,7 +332,7 @@ export async function registerMarketGateway(app: FastifyInstance, deps: Deps, st
   const heartbeat = setInterval(() => {
     for (const connection of connections) {
       if (!connection.alive) {
-        connection.closed = true;
+        connection.release();
         connection.socket.terminate();
         connections.delete(connection);
         continue;

@@ -149,6 +149,8 @@ export const errorCatalogue = {
   ORDERING_RESTRICTED: { status: 400, msg: 'ordering restricted after repeated cancellations' },
   // Keel: fires when an order is placed on, or an edit made to, an ad that is closed.
   AD_NOT_AVAILABLE: { status: 409, msg: 'the ad is no longer available' },
+  // Keel (spec section 4: "the sender may withdraw it only within 10 minutes"): fires after those 10 minutes, or for someone else's message.
+  WITHDRAW_WINDOW_OVER: { status: 400, msg: 'a message can be withdrawn only within 10 minutes' },
 } as const satisfies Record<string, { status: number; msg: string }>;
 
 export type ErrorKey = keyof typeof errorCatalogue;

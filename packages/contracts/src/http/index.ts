@@ -61,8 +61,16 @@ import {
   placeP2pOrderContract,
   postP2pAdContract,
   releaseP2pOrderContract,
+  appealP2pOrderContract,
+  listP2pChatContract,
+  sendP2pChatContract,
+  withdrawP2pChatContract,
+  getP2pChatImageContract,
+  listP2pAppealsContract,
+  resolveP2pAppealContract,
+  getStaffChatImageContract,
 } from './p2p/p2p.contracts.ts';
-import { meContract, setLanguageContract, unreadContract } from './user/user.contracts.ts';
+import { listMessagesContract, markMessagesReadContract, meContract, setLanguageContract, unreadContract } from './user/user.contracts.ts';
 import {
   bindContactContract,
   changeLoginPasswordContract,
@@ -94,6 +102,7 @@ export * from './wallet/wallet.contracts.ts';
 export * from './wallet/wallet-admin.contracts.ts';
 export * from './p2p/p2p.contracts.ts';
 export * from '../ws/market.events.ts';
+export * from '../ws/user.events.ts';
 
 /** Every call of the API; the server registers exactly these and the docs list exactly these. */
 export const allContracts = [
@@ -177,4 +186,14 @@ export const allContracts = [
   markP2pOrderPaidContract,
   cancelP2pOrderContract,
   releaseP2pOrderContract,
+  appealP2pOrderContract,
+  listP2pChatContract,
+  sendP2pChatContract,
+  withdrawP2pChatContract,
+  getP2pChatImageContract,
+  listP2pAppealsContract,
+  resolveP2pAppealContract,
+  getStaffChatImageContract,
+  listMessagesContract,
+  markMessagesReadContract,
 ] as const;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { candleIntervalSchema, candleSchema, marketSymbolSchema, recordedTickSchema } from '../http/market/market.contracts.ts';
+import { wsAuthedFrameSchema, wsAuthFrameSchema, wsEventFrameSchema } from './user.events.ts';
 
 /**
  * The push connection `/ws` (spec section 7: "a push-connection host is also configured").
@@ -11,6 +12,9 @@ import { candleIntervalSchema, candleSchema, marketSymbolSchema, recordedTickSch
  * with `sinceTickId` = the last id it saw; the server first replays the recorded ticks after that
  * id (at most `maxReplayTicks`, newest kept; `replayTruncated` says when older ones were left out,
  * and the client then refetches candles over HTTP), then continues live.
+ *
+ * The user's own events (user.events.ts): `{op:'auth', token}` → `authed`, then `event` frames for
+ * that user, whichever node the change happened on. Public channels need no auth.
  */
 export const wsChannelSchema = z
   .string()
@@ -26,6 +30,7 @@ export const wsClientFrameSchema = z.discriminatedUnion('op', [
   }),
   z.object({ op: z.literal('unsubscribe'), channels: z.array(wsChannelSchema).min(1).max(maxChannelsPerConnection) }),
   z.object({ op: z.literal('ping') }),
+  wsAuthFrameSchema,
 ]);
 
 export const wsServerFrameSchema = z.discriminatedUnion('type', [
@@ -39,6 +44,8 @@ export const wsServerFrameSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('pong') }),
   z.object({ type: z.literal('error'), code: z.number().int(), msg: z.string() }),
+  wsAuthedFrameSchema,
+  wsEventFrameSchema,
 ]);
 
 export type WsClientFrame = z.infer<typeof wsClientFrameSchema>;

@@ -1,4 +1,12 @@
 import {
+  appealP2pOrderContract,
+  getP2pChatImageContract,
+  getStaffChatImageContract,
+  listP2pAppealsContract,
+  listP2pChatContract,
+  resolveP2pAppealContract,
+  sendP2pChatContract,
+  withdrawP2pChatContract,
   cancelP2pOrderContract,
   closeP2pAdContract,
   editP2pAdContract,
@@ -12,7 +20,9 @@ import {
 } from '@keel/contracts';
 import { handler } from '../route.ts';
 import { closeAd, editAd, postAd } from '../../use-cases/p2p/manage-ads.ts';
-import { cancelOrder, markOrderPaid, releaseOrder } from '../../use-cases/p2p/order-steps.ts';
+import { listChat, readChatImage, sendChat, withdrawChat } from '../../use-cases/p2p/order-chat.ts';
+import { appealOrder, cancelOrder, markOrderPaid, releaseOrder } from '../../use-cases/p2p/order-steps.ts';
+import { listAppeals, readChatImageForStaff, resolveAppeal } from '../../use-cases/p2p/resolve-appeal.ts';
 import { findOrderView, listAds, listOrdersOf } from '../../use-cases/p2p/p2p-views.ts';
 import { placeOrder } from '../../use-cases/p2p/place-order.ts';
 
@@ -30,4 +40,24 @@ export const p2pRoutes = [
   handler(markP2pOrderPaidContract, ({ session, params, deps }) => markOrderPaid(deps, session.user, BigInt(params.orderId))),
   handler(cancelP2pOrderContract, ({ session, params, deps }) => cancelOrder(deps, session.user, BigInt(params.orderId))),
   handler(releaseP2pOrderContract, ({ session, params, body, deps }) => releaseOrder(deps, session.user, BigInt(params.orderId), body.paymentPassword)),
+  handler(appealP2pOrderContract, ({ session, params, body, deps }) => appealOrder(deps, session.user, BigInt(params.orderId), body.reason)),
+  handler(listP2pChatContract, ({ session, params, deps }) => listChat(deps, session.user.id, BigInt(params.orderId))),
+  handler(sendP2pChatContract, ({ session, params, body, deps }) => sendChat(deps, session.user.id, BigInt(params.orderId), body)),
+  handler(withdrawP2pChatContract, ({ session, params, deps }) => withdrawChat(deps, session.user.id, BigInt(params.orderId), BigInt(params.messageId))),
+  handler(getP2pChatImageContract, async ({ session, params, deps }) => {
+    const { bytes, mediaType } = await readChatImage(deps, session.user.id, BigInt(params.orderId), BigInt(params.messageId));
+    return { bytes, mediaType };
+  }),
+];
+
+/** Support staff: P2P appeals (roles admin and support, from the contracts). */
+export const p2pAdminRoutes = [
+  handler(listP2pAppealsContract, ({ query, deps }) => listAppeals(deps, query)),
+  handler(resolveP2pAppealContract, ({ staffSession, params, body, request, deps }) =>
+    resolveAppeal(deps, staffSession, { orderId: BigInt(params.orderId), ...body, requestId: request.id }),
+  ),
+  handler(getStaffChatImageContract, async ({ staffSession, params, request, deps }) => {
+    const { bytes, mediaType } = await readChatImageForStaff(deps, staffSession, BigInt(params.messageId), request.id);
+    return { bytes, mediaType };
+  }),
 ];

@@ -1,6 +1,7 @@
-import { meContract, serviceUrlContract, setLanguageContract, unreadContract } from '@keel/contracts';
+import { listMessagesContract, markMessagesReadContract, meContract, serviceUrlContract, setLanguageContract, unreadContract } from '@keel/contracts';
 import { handler } from '../route.ts';
 import { toPublicUser } from '../../persistence/users.repository.ts';
+import { listSystemMessages, markSystemMessagesRead } from '../../use-cases/user/system-messages.ts';
 import { hasUnreadMessages, setUserLanguage } from '../../use-cases/user/user-queries.ts';
 
 export const userRoutes = [
@@ -10,4 +11,6 @@ export const userRoutes = [
     toPublicUser(await setUserLanguage(deps, session.user.id, body.language)),
   ),
   handler(serviceUrlContract, async ({ deps }) => deps.config.SERVICE_URL),
+  handler(listMessagesContract, ({ session, query, deps }) => listSystemMessages(deps, session.user.id, query)),
+  handler(markMessagesReadContract, ({ session, body, deps }) => markSystemMessagesRead(deps, session.user.id, BigInt(body.upToId))),
 ];

@@ -7,10 +7,10 @@ import { takeFromHold } from '../../persistence/ledger-holds.store.ts';
 import { ensurePlatformAccount, ensureUserAccount, toMinor } from '../../persistence/ledger.store.ts';
 import type { UserRow } from '../../persistence/users.repository.ts';
 import { checkPaymentPassword } from '../user/check-payment-password.ts';
-import { tellParties } from './p2p-notices.ts';
+import { announceOrder, tellParties } from './p2p-notices.ts';
 import { type AdRow, findOrderView, type OrderRow } from './p2p-views.ts';
 
-type Actor = { kind: 'user'; userId: bigint } | { kind: 'system' };
+type Actor = { kind: 'user'; userId: bigint } | { kind: 'system' } | { kind: 'staff' };
 
 /**
  * One step of an order, inside the caller's transaction. Locks, in this order: the order, its ad,
@@ -19,9 +19,10 @@ type Actor = { kind: 'user'; userId: bigint } | { kind: 'system' };
  * - back to the ad: the quantity is offered again (or, the ad being closed, returned to the seller);
  * - release: one entry pays the escrow out, the quantity less 0.1 % to the buyer, the fee to the fees account;
  * - refund: the escrow returns to the seller's balance.
- * Returns false when the step no longer applies (e.g. the expiry job of an order paid meanwhile).
+ * Returns the order as it was before the step, or null when a system step no longer applies (e.g.
+ * the expiry job of an order paid meanwhile); a user's or staff step that does not apply throws.
  */
-async function applyStep(tx: Queryable, orderId: bigint, actor: Actor, command: P2pCommand, at: Date, appealAfterMs: number): Promise<boolean> {
+export async function applyStep(tx: Queryable, orderId: bigint, actor: Actor, command: P2pCommand, at: Date): Promise<OrderRow | null> {
   const [order] = await tx.query<OrderRow>('SELECT * FROM p2p_orders WHERE id = $1 FOR UPDATE', [orderId]);
   const party = order && actor.kind === 'user' ? (order.buyer_id === actor.userId ? 'buyer' : order.seller_id === actor.userId ? 'seller' : null) : null;
   // Someone else's order is "not found": its existence is not told.
@@ -29,6 +30,8 @@ async function applyStep(tx: Queryable, orderId: bigint, actor: Actor, command: 
   // Each user step belongs to one side; from the other side it is simply not a step of theirs.
   const stepSide = command.kind === 'mark_paid' || command.kind === 'cancel' ? 'buyer' : command.kind === 'release' ? 'seller' : null;
   if (actor.kind === 'user' && stepSide !== null && party !== stepSide) throw new AppError('ORDER_STATE_CHANGED', { problem: 'not_your_step', role: party });
+  // An appeal opens once the payment window has passed again after "paid": the seller's time to check and release.
+  const appealAfterMs = order.payment_deadline.getTime() - order.created_at.getTime();
   const outcome = p2pOrderTransition(
     { status: order.status, paymentDeadlineMs: order.payment_deadline.getTime(), paidAtMs: order.paid_at?.getTime() ?? null },
     command,
@@ -36,7 +39,7 @@ async function applyStep(tx: Queryable, orderId: bigint, actor: Actor, command: 
     appealAfterMs,
   );
   if (!outcome.ok) {
-    if (actor.kind === 'system') return false;
+    if (actor.kind === 'system') return null;
     throw new AppError('ORDER_STATE_CHANGED', { problem: outcome.problem, status: order.status });
   }
   const [ad] = await tx.query<AdRow>('SELECT * FROM p2p_ads WHERE id = $1 FOR UPDATE', [order.ad_id]);
@@ -76,15 +79,19 @@ async function applyStep(tx: Queryable, orderId: bigint, actor: Actor, command: 
     ],
   );
   await tellParties(tx, order.id, outcome.notice, at);
-  return true;
+  return order;
 }
 
-/** How long after "paid" either side may appeal: the seller first gets the chance to release. */
-const APPEAL_AFTER_MS = 15 * 60_000;
-
-async function userStep(deps: Deps, user: UserRow, orderId: bigint, command: P2pCommand) {
-  await deps.db.transaction((tx) => applyStep(tx, orderId, { kind: 'user', userId: user.id }, command, deps.now(), APPEAL_AFTER_MS));
-  return findOrderView(deps.db, orderId, user.id);
+async function userStep(deps: Deps, user: UserRow, orderId: bigint, command: P2pCommand, alsoInTransaction?: (tx: Queryable, at: Date) => Promise<void>) {
+  const at = deps.now();
+  const order = await deps.db.transaction(async (tx) => {
+    const before = await applyStep(tx, orderId, { kind: 'user', userId: user.id }, command, at);
+    await alsoInTransaction?.(tx, at);
+    return before;
+  });
+  const view = await findOrderView(deps.db, orderId, user.id);
+  if (order) await announceOrder(deps, order, view.status);
+  return view;
 }
 
 export const markOrderPaid = (deps: Deps, buyer: UserRow, orderId: bigint) => userStep(deps, buyer, orderId, { kind: 'mark_paid', by: 'buyer' });
@@ -107,5 +114,26 @@ export async function releaseOrder(deps: Deps, seller: UserRow, orderId: bigint,
 export const expireOrderJob: JobHandler = async (tx, job) => {
   // Never before the deadline (the runner's clock may differ from this process's).
   const at = new Date(Math.max(Date.now(), job.run_at.getTime()));
-  await applyStep(tx, BigInt(String(job.payload.orderId)), { kind: 'system' }, { kind: 'expire' }, at, APPEAL_AFTER_MS);
+  await applyStep(tx, BigInt(String(job.payload.orderId)), { kind: 'system' }, { kind: 'expire' }, at);
 };
+
+/**
+ * Either side appeals a paid order the seller has not released within the window; the escrow stays
+ * frozen, and the appeal (who, why) is recorded with the step, for support staff.
+ */
+export async function appealOrder(deps: Deps, user: UserRow, orderId: bigint, reason: string) {
+  const { role } = await findOrderView(deps.db, orderId, user.id);
+  return userStep(deps, user, orderId, { kind: 'appeal', by: role }, async (tx, at) => {
+    await tx.query('INSERT INTO p2p_appeals (order_id, opened_by, reason, opened_at) VALUES ($1, $2, $3, $4)', [orderId, user.id, reason, at]);
+  });
+}
+
+/** After an expiry job committed: both sides' connections hear that the order ended. */
+export async function announceExpiry(deps: Pick<Deps, 'db' | 'events' | 'logger'>, job: { kind: string; payload: Record<string, unknown> }) {
+  if (job.kind !== 'p2p.order.expire') return;
+  const [order] = await deps.db.query<{ id: bigint; buyer_id: bigint; seller_id: bigint; status: string }>(
+    'SELECT id, buyer_id, seller_id, status FROM p2p_orders WHERE id = $1',
+    [BigInt(String(job.payload.orderId))],
+  );
+  if (order?.status === 'cancelled') await announceOrder(deps, order, order.status);
+}

@@ -1,6 +1,8 @@
 import { formatAmount, type P2pNotice } from '@keel/domain';
 import type { MessageKey } from '@keel/locales';
+import type { Deps } from '../../deps.ts';
 import type { Queryable } from '../../persistence/db.ts';
+import { publishToUser } from '../../realtime/publish.ts';
 import { messageUser } from '../wallet/wallet-support.ts';
 import { FIAT_SCALE, P2P_SCALE } from './p2p-views.ts';
 import { toMinor } from '../../persistence/ledger.store.ts';
@@ -39,5 +41,16 @@ export async function tellParties(tx: Queryable, orderId: bigint, notice: { buye
     [order.seller_id, notice.seller],
   ] as const) {
     await messageUser(tx, userId, { title: 'notify.p2p.title', body: bodyKeys[which] }, vars, at);
+  }
+}
+
+/**
+ * After the step's transaction has committed: both sides' open connections hear that the order
+ * changed (and that a system message waits), so their pages refetch. Never throws.
+ */
+export async function announceOrder(deps: Pick<Deps, 'events' | 'logger'>, order: { id: bigint; buyer_id: bigint; seller_id: bigint }, status: string) {
+  for (const userId of [order.buyer_id, order.seller_id]) {
+    await publishToUser(deps, userId, { kind: 'p2p.order', orderId: order.id.toString(), status });
+    await publishToUser(deps, userId, { kind: 'message', unread: true });
   }
 }

@@ -6,7 +6,7 @@ import { enqueueJob } from '../../jobs/runner.ts';
 import { toMinor } from '../../persistence/ledger.store.ts';
 import type { UserRow } from '../../persistence/users.repository.ts';
 import { verificationStatesOf } from '../verification/submit-verification.ts';
-import { tellParties } from './p2p-notices.ts';
+import { announceOrder, tellParties } from './p2p-notices.ts';
 import { type AdRow, findOrderView, P2P_SCALE } from './p2p-views.ts';
 
 export const EXPIRE_P2P_ORDER_JOB = 'p2p.order.expire';
@@ -95,5 +95,8 @@ export async function placeOrder(deps: Deps, buyer: UserRow, input: { adId: bigi
     await tellParties(tx, id, { buyer: 'placed_please_pay', seller: 'placed' }, now);
     return id;
   });
-  return findOrderView(deps.db, orderId, buyer.id);
+  const view = await findOrderView(deps.db, orderId, buyer.id);
+  const [parties] = await deps.db.query<{ id: bigint; buyer_id: bigint; seller_id: bigint }>('SELECT id, buyer_id, seller_id FROM p2p_orders WHERE id = $1', [orderId]);
+  await announceOrder(deps, parties!, view.status);
+  return view;
 }

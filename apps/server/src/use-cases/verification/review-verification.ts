@@ -3,6 +3,7 @@ import { translate } from '@keel/locales';
 import type { Deps } from '../../deps.ts';
 import { appendAudit } from '../../persistence/audit.repository.ts';
 import type { Queryable } from '../../persistence/db.ts';
+import { publishToUser } from '../../realtime/publish.ts';
 import type { StaffSession } from '../admin/staff-auth.ts';
 import { readUpload } from './upload-image.ts';
 
@@ -91,7 +92,8 @@ async function notifyUser(tx: Queryable, row: Row, approved: boolean, reason: st
 /**
  * Approves or rejects a submission in review: one transaction for the decision, its audit entry
  * and the user's system message (which lights the unread flag). A submission decided by someone
- * else meanwhile is refused, not decided twice.
+ * else meanwhile is refused, not decided twice. After COMMIT the user's open connections are told
+ * of the new message (`/ws` event `message`).
  */
 export async function decideVerification(
   deps: Deps,
@@ -99,7 +101,7 @@ export async function decideVerification(
   input: { submissionId: bigint; decision: 'approve' | 'reject'; reason?: string; requestId: string },
 ) {
   const now = deps.now();
-  return deps.db.transaction(async (tx) => {
+  const decided = await deps.db.transaction(async (tx) => {
     const [current] = await tx.query<Row>(`${SELECT} WHERE v.id = $1 FOR UPDATE OF v`, [input.submissionId]);
     if (!current) throw new AppError('RECORD_NOT_FOUND');
     if (current.status !== 'in_review') throw new AppError('VERIFICATION_NOT_IN_REVIEW');
@@ -121,4 +123,6 @@ export async function decideVerification(
     const [after] = await tx.query<Row>(`${SELECT} WHERE v.id = $1`, [input.submissionId]);
     return view(after!);
   });
+  await publishToUser(deps, BigInt(decided.userId), { kind: 'message', unread: true });
+  return decided;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '@keel/contracts';
 import type { Deps } from '../../deps.ts';
 
-export type UploadPurpose = 'verification' | 'deposit_proof';
+export type UploadPurpose = 'verification' | 'deposit_proof' | 'chat';
 import { cleanImage } from '../../uploads/image.ts';
 
 const mediaTypes = { jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif' } as const;

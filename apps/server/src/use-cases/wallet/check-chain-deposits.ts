@@ -5,6 +5,7 @@ import type { Deps } from '../../deps.ts';
 import type { ChainAsset, ChainGateway, TransferObservation } from '../../integrations/chain/chain-gateway.ts';
 import { type DepositRow, lockDeposit } from '../../persistence/deposits.repository.ts';
 import { toMinor } from '../../persistence/ledger.store.ts';
+import { publishToUser } from '../../realtime/publish.ts';
 import { creditDeposit, tellUserOfDeposit } from './review-deposit.ts';
 import type { ChannelSetting } from './wallet-settings.ts';
 
@@ -93,6 +94,7 @@ export async function checkChainDeposits(deps: Deps, chain: ChainGateway): Promi
     }
     const now = deps.now();
     const verdict = judgeObservation(row, channel, observation, now.getTime(), deps.wallet.chainGiveUpMs);
+    let told: bigint | null = null;
     await deps.db.transaction(async (tx) => {
       const deposit = await lockDeposit(tx, row.id);
       if (deposit?.status !== 'pending') return;
@@ -117,7 +119,9 @@ export async function checkChainDeposits(deps: Deps, chain: ChainGateway): Promi
       await tellUserOfDeposit(tx, deposit, outcome.status === 'approved', reason, now);
       if (outcome.status === 'approved') result.credited += 1;
       else result.refused += 1;
+      told = deposit.user_id;
     });
+    if (told !== null) await publishToUser(deps, told, { kind: 'message', unread: true });
   }
   return result;
 }

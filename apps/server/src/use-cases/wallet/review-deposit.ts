@@ -8,6 +8,7 @@ import { ensureUserAccount, postEntry, toMinor } from '../../persistence/ledger.
 import type { StaffSession } from '../admin/staff-auth.ts';
 import { readUpload } from '../verification/upload-image.ts';
 import { queuePage, type QueueQuery, type StaffQueueColumns, staffQueueFields } from './finance-queue.ts';
+import { publishToUser } from '../../realtime/publish.ts';
 import { hotWalletAccount, messageUser } from './wallet-support.ts';
 
 interface StaffDepositRow extends DepositRow, StaffQueueColumns {}
@@ -100,7 +101,7 @@ export async function decideDeposit(
   input: { depositId: bigint; decision: 'approve' | 'reject'; reason?: string; requestId: string },
 ) {
   const now = deps.now();
-  return deps.db.transaction(async (tx) => {
+  const view = await deps.db.transaction(async (tx) => {
     const deposit = await lockDeposit(tx, input.depositId);
     if (!deposit) throw new AppError('RECORD_NOT_FOUND');
     // An on-chain-checked deposit is decided by the chain, not by a person.
@@ -145,4 +146,6 @@ export async function decideDeposit(
     if (ended) await tellUserOfDeposit(tx, deposit, outcome.status === 'approved', input.reason ?? null, now);
     return staffDeposit(tx, deposit.id);
   });
+  if (view.status !== 'pending') await publishToUser(deps, BigInt(view.userId), { kind: 'message', unread: true });
+  return view;
 }

@@ -15,6 +15,7 @@ import {
 } from '../../persistence/withdrawals.repository.ts';
 import type { StaffSession } from '../admin/staff-auth.ts';
 import { queuePage, type QueueQuery, type StaffQueueColumns, staffQueueFields } from './finance-queue.ts';
+import { publishToUser } from '../../realtime/publish.ts';
 import { hotWalletAccount, isUniqueViolation, messageUser } from './wallet-support.ts';
 
 interface StaffWithdrawalRow extends WithdrawalListRow, StaffQueueColumns {
@@ -33,6 +34,13 @@ export async function listStaffWithdrawals(deps: Deps, query: QueueQuery<Withdra
   const open = query.status === 'pending' || query.status === 'approved';
   const { rows, total } = await queuePage<StaffWithdrawalRow>(deps.db, { select: STAFF_SELECT, table: 'withdrawals', open, query });
   return { items: rows.map(staffWithdrawalView), total };
+}
+
+/** The staff view after a step; the user hears of a step that sent them a message (any but a first approval). */
+async function afterStaffStep(deps: Deps, withdrawalId: bigint) {
+  const view = await staffWithdrawal(deps.db, withdrawalId);
+  if (view.status !== 'pending') await publishToUser(deps, BigInt(view.userId), { kind: 'message', unread: true });
+  return view;
 }
 
 async function staffWithdrawal(db: Queryable, withdrawalId: bigint) {
@@ -159,15 +167,15 @@ export async function decideWithdrawal(
   input: { withdrawalId: bigint; decision: 'approve' | 'reject'; reason?: string; requestId: string },
 ) {
   const step: Step = input.decision === 'approve' ? { kind: 'approve' } : { kind: 'reject', reason: input.reason ?? '' };
-  return staffWithdrawal(deps.db, await applyStep(deps, input.withdrawalId, { staff }, step, input.requestId));
+  return afterStaffStep(deps, await applyStep(deps, input.withdrawalId, { staff }, step, input.requestId));
 }
 
 export async function completeWithdrawal(deps: Deps, staff: StaffSession, input: { withdrawalId: bigint; txHash: string; requestId: string }) {
-  return staffWithdrawal(deps.db, await applyStep(deps, input.withdrawalId, { staff }, { kind: 'complete', txHash: input.txHash }, input.requestId));
+  return afterStaffStep(deps, await applyStep(deps, input.withdrawalId, { staff }, { kind: 'complete', txHash: input.txHash }, input.requestId));
 }
 
 export async function failWithdrawal(deps: Deps, staff: StaffSession, input: { withdrawalId: bigint; reason: string; requestId: string }) {
-  return staffWithdrawal(deps.db, await applyStep(deps, input.withdrawalId, { staff }, { kind: 'fail', reason: input.reason }, input.requestId));
+  return afterStaffStep(deps, await applyStep(deps, input.withdrawalId, { staff }, { kind: 'fail', reason: input.reason }, input.requestId));
 }
 
 /** The user cancels their own withdrawal while no staff member has approved it; the hold returns at once. */

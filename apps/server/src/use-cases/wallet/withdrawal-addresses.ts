@@ -1,6 +1,7 @@
 import { AppError } from '@keel/contracts';
 import { checkAddress, type WalletNetwork } from '@keel/domain';
 import type { Deps } from '../../deps.ts';
+import { publishToUser } from '../../realtime/publish.ts';
 import { addWithinLimit, messageUser, removeOwnRow } from './wallet-support.ts';
 
 /** A published bound on the address book (TIGER_STYLE: a limit on everything). */
@@ -43,7 +44,7 @@ export async function addWithdrawalAddress(deps: Deps, userId: bigint, input: { 
   const checked = checkAddress(input.network, input.address);
   if (!checked.ok) throw new AppError('WRONG_ADDRESS', { problem: checked.problem, network: input.network });
   const now = deps.now();
-  return addWithinLimit(
+  const added = await addWithinLimit(
     deps.db,
     { userId, table: 'withdrawal_addresses', limit: MAX_WITHDRAWAL_ADDRESSES, uniqueIndex: 'withdrawal_addresses_once' },
     async (tx) => {
@@ -63,6 +64,8 @@ export async function addWithdrawalAddress(deps: Deps, userId: bigint, input: { 
       return view;
     },
   );
+  await publishToUser(deps, userId, { kind: 'message', unread: true });
+  return added;
 }
 
 export function removeWithdrawalAddress(deps: Deps, userId: bigint, addressId: bigint) {

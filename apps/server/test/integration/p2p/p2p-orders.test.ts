@@ -199,8 +199,17 @@ describe('the payment window ends by a durable job', () => {
     await step(buyer.token, paid.data.id, 'paid');
     const later = () => new Date(Date.now() + 6 * 60_000);
     const db2 = await t.testDb.openAnother();
-    const runners = [new JobRunner({ db: t.db, handlers: jobHandlers, now: later }), new JobRunner({ db: db2, handlers: jobHandlers, now: later })];
+    // After commit, each runner reports the jobs it finished (main.ts announces expiries to both sides then).
+    const finished: string[] = [];
+    const afterCommit = async (job: { kind: string; payload: Record<string, unknown> }) => {
+      if (job.kind === 'p2p.order.expire') finished.push(String(job.payload.orderId));
+    };
+    const runners = [
+      new JobRunner({ db: t.db, handlers: jobHandlers, now: later, afterCommit }),
+      new JobRunner({ db: db2, handlers: jobHandlers, now: later, afterCommit }),
+    ];
     await Promise.all(runners.map((runner) => runner.drain()));
+    expect(finished.filter((id) => id === unpaid.data.id)).toEqual([unpaid.data.id]);
 
     const expired = await call(t.app, 'GET', `/home/p2p/orders/${unpaid.data.id}`, buyer.token);
     expect(expired.data).toMatchObject({ status: 'cancelled', cancelReason: 'expired' });

@@ -209,3 +209,147 @@ export const releaseP2pOrderContract = defineContract({
   data: p2pOrderSchema,
   errors: [...stepErrors, 'PAYMENT_PASSWORD_NOT_SET', 'WRONG_PAYMENT_PASSWORD', 'TOO_MANY_REQUESTS'],
 });
+
+export const appealP2pOrderContract = defineContract({
+  id: 'p2p.appeal',
+  method: 'POST',
+  path: '/home/p2p/orders/:orderId/appeal',
+  summary:
+    'Either side appeals a paid order that was not released within the payment window after it was marked paid. The escrow stays frozen until support staff decide; the chat is the evidence. Needs an Idempotency-Key header.',
+  caller: 'user',
+  idempotent: true,
+  params: z.object({ orderId: idSchema }),
+  body: z.object({ reason: plainText(500).pipe(z.string().min(5, 'say what happened, at least 5 characters')) }),
+  data: p2pOrderSchema,
+  errors: [...stepErrors],
+});
+
+export const p2pChatMessageSchema = z.object({
+  id: idSchema,
+  orderId: idSchema,
+  from: z.enum(['me', 'them']),
+  kind: z.enum(['text', 'image']),
+  /** The text; null for an image or a withdrawn message. Always shown as text, never as HTML. */
+  text: z.string().nullable(),
+  /** For an image: fetch it from `/home/p2p/orders/{orderId}/chat/{id}/image`. */
+  hasImage: z.boolean(),
+  withdrawn: z.boolean(),
+  /** Whether the other side has seen it (for my messages) — theirs are marked read when I fetch the chat. */
+  read: z.boolean(),
+  createdAt: z.string(),
+});
+
+export const listP2pChatContract = defineContract({
+  id: 'p2p.chat',
+  method: 'GET',
+  path: '/home/p2p/orders/:orderId/chat',
+  summary: "The order's chat, oldest first (at most the last 500). The other side's messages are marked read.",
+  caller: 'user',
+  params: z.object({ orderId: idSchema }),
+  data: z.object({ items: z.array(p2pChatMessageSchema) }),
+  errors: ['RECORD_NOT_FOUND'],
+});
+
+export const sendP2pChatContract = defineContract({
+  id: 'p2p.chatSend',
+  method: 'POST',
+  path: '/home/p2p/orders/:orderId/chat',
+  summary: 'Send a text, or an image uploaded with purpose=chat, to the other side of the order.',
+  caller: 'user',
+  params: z.object({ orderId: idSchema }),
+  body: z
+    .object({ text: z.string().trim().min(1).max(1000).optional(), uploadId: z.string().regex(/^\d{1,19}$/).optional() })
+    .refine((body) => (body.text === undefined) !== (body.uploadId === undefined), { message: 'send a text or an image, one of them', path: ['text'] }),
+  data: p2pChatMessageSchema,
+  errors: ['RECORD_NOT_FOUND', 'TOO_MANY_ITEMS'],
+});
+
+export const withdrawP2pChatContract = defineContract({
+  id: 'p2p.chatWithdraw',
+  method: 'POST',
+  path: '/home/p2p/orders/:orderId/chat/:messageId/withdraw',
+  summary: 'Withdraw your own message within 10 minutes; the other side sees that it was withdrawn (support staff handling an appeal still see it).',
+  caller: 'user',
+  params: z.object({ orderId: idSchema, messageId: idSchema }),
+  data: p2pChatMessageSchema,
+  errors: ['RECORD_NOT_FOUND', 'WITHDRAW_WINDOW_OVER'],
+});
+
+export const getP2pChatImageContract = defineContract({
+  id: 'p2p.chatImage',
+  method: 'GET',
+  path: '/home/p2p/orders/:orderId/chat/:messageId/image',
+  summary: 'An image of the order chat, for the two sides of the order.',
+  caller: 'user',
+  params: z.object({ orderId: idSchema, messageId: idSchema }),
+  binaryAnswer: { description: 'the image' },
+  data: z.unknown(),
+  errors: ['RECORD_NOT_FOUND'],
+});
+
+const appealRoles = ['admin', 'support'] as const;
+
+export const staffChatMessageSchema = z.object({
+  id: idSchema,
+  from: z.enum(['buyer', 'seller']),
+  kind: z.enum(['text', 'image']),
+  /** The original text, also of a withdrawn message. */
+  text: z.string().nullable(),
+  hasImage: z.boolean(),
+  withdrawnAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+
+export const p2pAppealSchema = z.object({
+  order: p2pOrderSchema.omit({ role: true }),
+  buyerId: idSchema,
+  sellerId: idSchema,
+  openedBy: z.enum(['buyer', 'seller']),
+  reason: z.string(),
+  openedAt: z.string(),
+  resolution: z.enum(['release', 'refund']).nullable(),
+  resolvedBy: z.string().nullable(),
+  resolvedAt: z.string().nullable(),
+  note: z.string().nullable(),
+  chat: z.array(staffChatMessageSchema),
+});
+
+export const listP2pAppealsContract = defineContract({
+  id: 'admin.p2pAppeals',
+  method: 'GET',
+  path: '/home/admin/p2p/appeals',
+  summary: 'P2P appeals: open ones oldest first, resolved ones newest first, each with the order and the full chat.',
+  caller: 'staff',
+  staffRoles: appealRoles,
+  query: pageQuerySchema.extend({ status: z.enum(['open', 'resolved']).default('open') }),
+  data: z.object({ items: z.array(p2pAppealSchema), total: z.number().int() }),
+  errors: ['PERMISSION_DENIED'],
+});
+
+export const resolveP2pAppealContract = defineContract({
+  id: 'admin.p2pResolve',
+  method: 'POST',
+  path: '/home/admin/p2p/appeals/:orderId/resolve',
+  summary:
+    'Resolve an appeal: release the escrow to the buyer (less the fee) or refund it to the seller, with a note both sides read. Staff choose only between these two; no amount is typed. Needs an Idempotency-Key header.',
+  caller: 'staff',
+  staffRoles: appealRoles,
+  idempotent: true,
+  params: z.object({ orderId: idSchema }),
+  body: z.object({ outcome: z.enum(['release', 'refund']), note: plainText(500).pipe(z.string().min(3, 'a note both sides will read')) }),
+  data: p2pAppealSchema,
+  errors: ['PERMISSION_DENIED', 'RECORD_NOT_FOUND', 'ORDER_STATE_CHANGED', 'IDEMPOTENCY_KEY_REQUIRED'],
+});
+
+export const getStaffChatImageContract = defineContract({
+  id: 'admin.p2pChatImage',
+  method: 'GET',
+  path: '/home/admin/p2p/chat/:messageId/image',
+  summary: 'An image of an order chat under appeal, for support staff; each view is written to the audit log.',
+  caller: 'staff',
+  staffRoles: appealRoles,
+  params: z.object({ messageId: idSchema }),
+  binaryAnswer: { description: 'the image' },
+  data: z.unknown(),
+  errors: ['PERMISSION_DENIED', 'RECORD_NOT_FOUND'],
+});

@@ -32,3 +32,33 @@ export const setLanguageContract = defineContract({
   data: publicUserSchema,
   errors: [],
 });
+
+export const systemMessageSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  body: z.string(),
+  read: z.boolean(),
+  createdAt: z.string(),
+});
+
+export const listMessagesContract = defineContract({
+  id: 'user.messages',
+  method: 'GET',
+  path: '/home/user/messages',
+  summary: 'System messages, newest first (the source of GET /home/user/unread).',
+  caller: 'user',
+  query: z.object({ page: z.coerce.number().int().min(1).max(100_000).default(1), pageSize: z.coerce.number().int().min(1).max(100).default(20) }),
+  data: z.object({ items: z.array(systemMessageSchema), total: z.number().int(), unread: z.number().int() }),
+  errors: [],
+});
+
+export const markMessagesReadContract = defineContract({
+  id: 'user.messagesRead',
+  method: 'POST',
+  path: '/home/user/messages/read',
+  summary: 'Mark the messages up to and including `upToId` read (the list marks what it has shown).',
+  caller: 'user',
+  body: z.object({ upToId: z.string().regex(/^\d{1,19}$/) }),
+  data: z.object({ unread: z.number().int() }),
+  errors: [],
+});

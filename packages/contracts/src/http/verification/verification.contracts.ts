@@ -12,7 +12,7 @@ const text = (max: number) =>
     .regex(/^[^\p{Cc}<>]+$/u, 'no control characters or angle brackets');
 const uploadIdSchema = z.string().regex(/^\d{1,19}$/, 'an upload id');
 
-export const uploadPurposes = ['verification', 'deposit_proof'] as const;
+export const uploadPurposes = ['verification', 'deposit_proof', 'chat'] as const;
 export const verificationLevels = ['identity', 'advanced'] as const;
 export const verificationStates = ['unverified', 'in_review', 'verified', 'rejected'] as const;
 export const idDocumentTypes = ['passport', 'driving_licence', 'id_card', 'other'] as const;

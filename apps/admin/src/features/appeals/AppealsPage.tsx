@@ -1,0 +1,444 @@
+import { type ContractData, listP2pAppealsContract, resolveP2pAppealContract } from '@keel/contracts';
+import { type FormEvent, useCallback, useState } from 'react';
+import { api } from '../../shared/api.ts';
+import { DetailCard } from '../../shared/DetailCard.tsx';
+import { ErrorAlert } from '../../shared/ErrorAlert.tsx';
+import { formatDateTime } from '../../shared/format.ts';
+import { useI18n } from '../../shared/i18n.tsx';
+import { PagedTable } from '../../shared/PagedTable.tsx';
+import { StatusTabs } from '../../shared/StatusTabs.tsx';
+import { useStaffImage } from '../../shared/staff-image.ts';
+import { usePagedList } from '../../shared/usePagedList.ts';
+import { Field, useStaffAction } from '../finance/finance-shared.tsx';
+
+type AppealData = ContractData<typeof listP2pAppealsContract>['items'][number];
+/** An appeal as the table keys it: by its order (an order has at most one appeal). */
+type Appeal = AppealData & { id: string };
+type ChatMessage = Appeal['chat'][number];
+type AppealStatus = 'open' | 'resolved';
+type Outcome = 'release' | 'refund';
+type Side = 'buyer' | 'seller';
+
+const PAGE_SIZE = 20;
+const statuses: readonly [AppealStatus, AppealStatus] = ['open', 'resolved'];
+
+/** The server's rule for the note (plain text: no control characters, so no line breaks, and no angle brackets). */
+const PLAIN_TEXT = /^[^\p{Cc}<>]*$/u;
+const NOTE_MAX = 500;
+
+const withId = (appeal: AppealData): Appeal => ({ ...appeal, id: appeal.order.id });
+
+const listAppeals = async (status: AppealStatus, page: number) => {
+  const data = await api(listP2pAppealsContract, { query: { status, page, pageSize: PAGE_SIZE } });
+  return { items: data.items.map(withId), total: data.total };
+};
+
+/** A side of the order by its role and account: "Buyer: alice (#12)". */
+function Party({ appeal, side }: { appeal: Appeal; side: Side }) {
+  const { t } = useI18n();
+  const name = side === 'buyer' ? appeal.order.buyerName : appeal.order.sellerName;
+  const id = side === 'buyer' ? appeal.buyerId : appeal.sellerId;
+  return <>{t('admin.appeals.party', { side: t(`admin.appeals.side.${side}`), name, id })}</>;
+}
+
+/** A chat image, fetched with the staff token; the server writes each view to the audit log. */
+function ChatImage({ message, sender }: { message: ChatMessage; sender: string }) {
+  const { t, describeError } = useI18n();
+  const { url, error } = useStaffImage(`/home/admin/p2p/chat/${message.id}/image`);
+  const label = t('admin.appeals.chat.imageFrom', { name: sender });
+  if (error) return <ErrorAlert message={describeError(error)} />;
+  if (!url) return <p className="muted">{t('admin.appeals.chat.imageLoading')}</p>;
+  return (
+    <a href={url} target="_blank" rel="noreferrer">
+      <img className="chat-image" src={url} alt={label} data-testid={`chat-image-${message.id}`} />
+    </a>
+  );
+}
+
+/**
+ * The full chat of the order, oldest first, as the two sides wrote it: withdrawn messages keep
+ * their original text (marked with when they were withdrawn). Texts are React text nodes, never HTML.
+ */
+function Chat({ appeal }: { appeal: Appeal }) {
+  const { t } = useI18n();
+  const senderName = (side: Side) => (side === 'buyer' ? appeal.order.buyerName : appeal.order.sellerName);
+  return (
+    <section aria-label={t('admin.appeals.section.chat')} data-testid="appeal-chat">
+      <h4>{t('admin.appeals.section.chat')}</h4>
+      <p className="muted" data-testid="appeal-chat-audited">
+        {t('admin.appeals.chat.audited')}
+      </p>
+      {appeal.chat.length === 0 ? (
+        <p className="muted" data-testid="appeal-chat-empty">
+          {t('admin.appeals.chat.empty')}
+        </p>
+      ) : (
+        <ol className="chat">
+          {appeal.chat.map((message) => (
+            <li
+              key={message.id}
+              className={`chat-message from-${message.from}${message.withdrawnAt ? ' withdrawn' : ''}`}
+              data-testid={`chat-message-${message.id}`}
+            >
+              <div className="chat-meta">
+                <strong>
+                  <Party appeal={appeal} side={message.from} />
+                </strong>
+                <time dateTime={message.createdAt}>{formatDateTime(message.createdAt)}</time>
+                {message.withdrawnAt && (
+                  <span className="status status-withdrawn" data-testid={`chat-withdrawn-${message.id}`}>
+                    {t('admin.appeals.chat.withdrawnAt', { time: formatDateTime(message.withdrawnAt) })}
+                  </span>
+                )}
+              </div>
+              {message.text !== null && (
+                <p className="chat-text" dir="auto">
+                  {message.text}
+                </p>
+              )}
+              {message.hasImage && <ChatImage message={message} sender={senderName(message.from)} />}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+/**
+ * The decision on an open appeal: release to the buyer or refund the seller, with a note both
+ * sides read. A confirm step names the effect with the order's own amounts (staff never type one);
+ * each confirmation is one action with its own Idempotency-Key (see `useStaffAction`).
+ */
+function ResolvePanel({ appeal, onResolved }: { appeal: Appeal; onResolved: (updated: Appeal) => void }) {
+  const { t } = useI18n();
+  const { busy, error, setError, run } = useStaffAction();
+  const [note, setNote] = useState('');
+  const [confirming, setConfirming] = useState<Outcome | null>(null);
+  const { order } = appeal;
+
+  function choose(outcome: Outcome) {
+    const text = note.trim();
+    if (text.length < 3) return setError(t('admin.appeals.noteTooShort'));
+    if (!PLAIN_TEXT.test(text)) return setError(t('admin.appeals.noteInvalid'));
+    setError(null);
+    setConfirming(outcome);
+  }
+
+  async function confirm(event: FormEvent) {
+    event.preventDefault();
+    if (!confirming) return;
+    const body = { outcome: confirming, note: note.trim() };
+    const updated = await run(`appeal:${order.id}:${JSON.stringify(body)}`, (idempotencyKey) =>
+      api(resolveP2pAppealContract, { params: { orderId: order.id }, body, idempotencyKey }),
+    );
+    if (updated) onResolved(withId(updated));
+  }
+
+  const effect =
+    confirming === 'release'
+      ? t('admin.appeals.effect.release', { quantity: order.quantity, asset: order.asset, buyerReceives: order.buyerReceives, fee: order.fee })
+      : t('admin.appeals.effect.refund', { quantity: order.quantity, asset: order.asset });
+
+  return (
+    <section className="decision" aria-label={t('admin.appeals.section.resolution')} data-testid="appeal-resolve">
+      <h4>{t('admin.appeals.section.resolution')}</h4>
+      {!confirming ? (
+        <>
+          <p className="muted">{t('admin.appeals.resolve.intro')}</p>
+          <label>
+            {t('admin.appeals.noteLabel')}
+            <textarea
+              name="note"
+              value={note}
+              onChange={(event) => setNote(event.target.value)}
+              minLength={3}
+              maxLength={NOTE_MAX}
+              required
+              dir="auto"
+            />
+          </label>
+          <p className="muted">{t('admin.appeals.noteShown')}</p>
+          <ErrorAlert message={error} />
+          <div className="row">
+            <button type="button" className="secondary" onClick={() => choose('refund')} disabled={busy} data-testid="appeal-refund">
+              {t('admin.appeals.refund')}
+            </button>
+            <button type="button" onClick={() => choose('release')} disabled={busy} data-testid="appeal-release">
+              {t('admin.appeals.release')}
+            </button>
+          </div>
+        </>
+      ) : (
+        <form onSubmit={confirm} data-testid="appeal-confirm">
+          <p className="notice" data-testid="appeal-effect">
+            {effect}
+          </p>
+          <p className="muted">{t('admin.appeals.confirm.final')}</p>
+          <dl className="fields">
+            <Field label={t('admin.appeals.noteLabel')} testId="appeal-confirm-note">
+              <span className="chat-text" dir="auto">
+                {note.trim()}
+              </span>
+            </Field>
+          </dl>
+          <ErrorAlert message={error} />
+          <div className="row">
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => {
+                setConfirming(null);
+                setError(null);
+              }}
+              disabled={busy}
+            >
+              {t('admin.appeals.back')}
+            </button>
+            <button type="submit" className={confirming === 'refund' ? 'danger' : undefined} disabled={busy}>
+              {t(`admin.appeals.confirm.${confirming}`)}
+            </button>
+          </div>
+        </form>
+      )}
+    </section>
+  );
+}
+
+function Detail({ appeal, onClose, onResolved }: { appeal: Appeal; onClose: () => void; onResolved: (updated: Appeal) => void }) {
+  const { t } = useI18n();
+  const { order } = appeal;
+  const heading = t('admin.appeals.detail', { orderNo: order.orderNo });
+  const money = (amount: string, unit: string) => `${amount} ${unit}`;
+  return (
+    <DetailCard label={heading} title={heading} closeLabel={t('admin.appeals.close')} onClose={onClose} testId="appeal-detail">
+      <h4>{t('admin.appeals.section.order')}</h4>
+      <dl className="fields" data-testid="appeal-order">
+        <Field label={t('admin.appeals.field.orderNo')} testId="field-orderNo">
+          {order.orderNo} (#{order.id})
+        </Field>
+        <Field label={t('admin.appeals.field.status')} testId="field-status">
+          {t(`admin.appeals.orderStatus.${order.status}`)}
+        </Field>
+        <Field label={t('admin.appeals.field.ad')} testId="field-ad">
+          #{order.adId}
+        </Field>
+        <Field label={t('admin.appeals.field.buyer')} testId="field-buyer">
+          {order.buyerName} (#{appeal.buyerId})
+        </Field>
+        <Field label={t('admin.appeals.field.seller')} testId="field-seller">
+          {order.sellerName} (#{appeal.sellerId})
+        </Field>
+        <Field label={t('admin.appeals.field.quantity')} testId="field-quantity">
+          {money(order.quantity, order.asset)}
+        </Field>
+        <Field label={t('admin.appeals.field.price')} testId="field-price">
+          {t('admin.appeals.field.priceValue', { price: order.price, fiat: order.fiat, asset: order.asset })}
+        </Field>
+        <Field label={t('admin.appeals.field.total')} testId="field-total">
+          {money(order.total, order.fiat)}
+        </Field>
+        <Field label={t('admin.appeals.field.fee')} testId="field-fee">
+          {money(order.fee, order.asset)}
+        </Field>
+        <Field label={t('admin.appeals.field.buyerReceives')} testId="field-buyerReceives">
+          {money(order.buyerReceives, order.asset)}
+        </Field>
+        <Field label={t('admin.appeals.field.remark')} testId="field-remark">
+          {order.remark ? (
+            <span className="chat-text" dir="auto">
+              {order.remark}
+            </span>
+          ) : null}
+        </Field>
+        <Field label={t('admin.appeals.field.sellerContact')} testId="field-sellerContact">
+          {order.sellerContact ? (
+            <span className="chat-text" dir="auto">
+              {order.sellerContact}
+            </span>
+          ) : null}
+        </Field>
+        <Field label={t('admin.appeals.field.createdAt')} testId="field-createdAt">
+          {formatDateTime(order.createdAt)}
+        </Field>
+        <Field label={t('admin.appeals.field.paymentDeadline')} testId="field-paymentDeadline">
+          {formatDateTime(order.paymentDeadline)}
+        </Field>
+        <Field label={t('admin.appeals.field.paidAt')} testId="field-paidAt">
+          {order.paidAt ? formatDateTime(order.paidAt) : t('admin.appeals.notYet')}
+        </Field>
+        <Field label={t('admin.appeals.field.cancelReason')} testId="field-cancelReason">
+          {order.cancelReason ? t(`admin.appeals.cancelReason.${order.cancelReason}`) : null}
+        </Field>
+        <Field label={t('admin.appeals.field.endedAt')} testId="field-endedAt">
+          {order.endedAt ? formatDateTime(order.endedAt) : null}
+        </Field>
+        <Field label={t('admin.appeals.field.closingEntry')} testId="field-closingEntry">
+          {order.closingEntryId}
+        </Field>
+      </dl>
+      <h4>{t('admin.appeals.section.appeal')}</h4>
+      <dl className="fields" data-testid="appeal-opened">
+        <Field label={t('admin.appeals.field.openedBy')} testId="field-openedBy">
+          <Party appeal={appeal} side={appeal.openedBy} />
+        </Field>
+        <Field label={t('admin.appeals.field.openedAt')} testId="field-openedAt">
+          {formatDateTime(appeal.openedAt)}
+        </Field>
+        <Field label={t('admin.appeals.field.reason')} testId="field-reason">
+          <span className="chat-text" dir="auto">
+            {appeal.reason}
+          </span>
+        </Field>
+      </dl>
+      <Chat appeal={appeal} />
+      {appeal.resolution === null ? (
+        <ResolvePanel appeal={appeal} onResolved={onResolved} />
+      ) : (
+        <section aria-label={t('admin.appeals.section.resolution')} data-testid="appeal-resolution">
+          <h4>{t('admin.appeals.section.resolution')}</h4>
+          <dl className="fields">
+            <Field label={t('admin.appeals.field.resolution')} testId="field-resolution">
+              {t(`admin.appeals.resolution.${appeal.resolution}`)}
+            </Field>
+            <Field label={t('admin.appeals.field.resolvedBy')} testId="field-resolvedBy">
+              {appeal.resolvedBy}
+            </Field>
+            <Field label={t('admin.appeals.field.resolvedAt')} testId="field-resolvedAt">
+              {appeal.resolvedAt ? formatDateTime(appeal.resolvedAt) : null}
+            </Field>
+            <Field label={t('admin.appeals.field.note')} testId="field-note">
+              {appeal.note ? (
+                <span className="chat-text" dir="auto">
+                  {appeal.note}
+                </span>
+              ) : null}
+            </Field>
+          </dl>
+        </section>
+      )}
+    </DetailCard>
+  );
+}
+
+/**
+ * P2P appeals (roles admin and support): open ones oldest first, resolved ones newest first. The
+ * detail shows every fact of the order, who appealed and why, and the full chat; an open appeal is
+ * resolved to one of two outcomes (release to the buyer, refund the seller) with a note both sides
+ * read. No staff action here sets a price, an amount or a balance.
+ */
+export function AppealsPage() {
+  const { t } = useI18n();
+  const [status, setStatus] = useState<AppealStatus>('open');
+  const [open, setOpen] = useState<Appeal | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const fetchPage = useCallback((page: number) => listAppeals(status, page), [status]);
+  const list = usePagedList(fetchPage, PAGE_SIZE);
+
+  function resolved(updated: Appeal) {
+    // The detail stays open on the recorded decision; the open queue no longer lists it.
+    setOpen(updated);
+    if (updated.resolution) {
+      setNotice(t('admin.appeals.notice.resolved', { orderNo: updated.order.orderNo, resolution: t(`admin.appeals.resolution.${updated.resolution}`) }));
+    }
+    void list.load();
+  }
+
+  const columns = [
+    'admin.appeals.col.order',
+    'admin.appeals.col.buyer',
+    'admin.appeals.col.seller',
+    'admin.appeals.col.quantity',
+    'admin.appeals.col.total',
+    'admin.appeals.col.opened',
+    'admin.appeals.col.reason',
+    ...(status === 'resolved' ? (['admin.appeals.col.resolution'] as const) : []),
+    'admin.appeals.col.actions',
+  ] as const;
+
+  return (
+    <section>
+      <h2>{t('admin.appeals.title')}</h2>
+      <p className="muted">{t('admin.appeals.intro')}</p>
+      <StatusTabs
+        label={t('admin.appeals.tabs')}
+        statuses={statuses}
+        status={status}
+        labelOf={(each) => t(`admin.appeals.status.${each}`)}
+        onChange={(each) => {
+          setStatus(each);
+          list.setPage(1);
+          setOpen(null);
+          setNotice(null);
+        }}
+      />
+      <div className="toolbar">
+        <button type="button" className="secondary" onClick={() => void list.load()}>
+          {t('admin.appeals.refresh')}
+        </button>
+      </div>
+      <ErrorAlert message={list.error} />
+      {notice && (
+        <p className="notice" role="status" data-testid="appeal-notice">
+          {notice}
+        </p>
+      )}
+      {open && (
+        <Detail
+          key={open.id}
+          appeal={open}
+          onClose={() => {
+            setOpen(null);
+            setNotice(null);
+          }}
+          onResolved={resolved}
+        />
+      )}
+      <PagedTable
+        list={list}
+        total="admin.appeals.total"
+        empty={{ text: 'admin.appeals.empty', testId: 'appeals-empty' }}
+        columns={columns}
+        row={(item) => (
+          <tr data-testid={`appeal-row-${item.order.id}`}>
+            <td>{item.order.orderNo}</td>
+            <td>
+              {item.order.buyerName} (#{item.buyerId})
+            </td>
+            <td>
+              {item.order.sellerName} (#{item.sellerId})
+            </td>
+            <td>
+              {item.order.quantity} {item.order.asset}
+            </td>
+            <td>
+              {item.order.total} {item.order.fiat}
+            </td>
+            <td>
+              {t(`admin.appeals.side.${item.openedBy}`)}
+              <div className="muted">{formatDateTime(item.openedAt)}</div>
+            </td>
+            <td>
+              <p className="body" dir="auto">
+                {item.reason}
+              </p>
+            </td>
+            {status === 'resolved' && <td>{item.resolution ? t(`admin.appeals.resolution.${item.resolution}`) : ''}</td>}
+            <td>
+              <button
+                type="button"
+                onClick={() => {
+                  setOpen(item);
+                  setNotice(null);
+                }}
+              >
+                {t('admin.appeals.view')}
+              </button>
+            </td>
+          </tr>
+        )}
+      />
+    </section>
+  );
+}

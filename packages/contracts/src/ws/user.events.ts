@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { idSchema } from '../http/common.ts';
+
+/**
+ * Per-user events on the push connection `/ws` (frames in market.events.ts). An event is only a
+ * nudge to refetch over HTTP: it carries ids, never balances or message text, and it can be lost
+ * (a node restarting, a broken connection, Redis down), so the database stays the truth.
+ *
+ * - `message` — a new system message: the tab bar's unread flag is on (`GET /home/user/unread`).
+ * - `p2p.order` — an order the user is a party to changed; `status` is its new status.
+ * - `p2p.chat` — a chat message in an order the user is a party to was sent or withdrawn; the
+ *   client fetches it over HTTP.
+ */
+export const userEventSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('message'), unread: z.literal(true) }),
+  z.object({ kind: z.literal('p2p.order'), orderId: idSchema, status: z.string().min(1).max(40) }),
+  z.object({ kind: z.literal('p2p.chat'), orderId: idSchema, messageId: idSchema }),
+]);
+
+export type UserEvent = z.infer<typeof userEventSchema>;
+
+/**
+ * Client → server: authenticate this connection with the session token (the one the HTTP API takes
+ * in Authorization). Answered by `authed`, or by an error frame with the catalogue's code and msg
+ * (`401 token does not exist`, `401 token empty`, `400 user status incorrect`); a refused
+ * connection stays open for the public channels. One user per connection: `auth` again with the
+ * same user's token answers `authed` again, with another user's it answers `400 parameter error`.
+ */
+export const wsAuthFrameSchema = z.object({ op: z.literal('auth'), token: z.string().max(200) });
+
+/**
+ * Server → client: from the moment this frame is sent, every event published for `userId` reaches
+ * the connection as an `event` frame. What happened before it (or while disconnected) is not
+ * replayed: after `authed` the client refetches what it shows, then follows the events.
+ */
+export const wsAuthedFrameSchema = z.object({ type: z.literal('authed'), userId: idSchema });
+
+/** Server → client: an event for the authenticated user. */
+export const wsEventFrameSchema = z.object({ type: z.literal('event'), event: userEventSchema });
