@@ -26,7 +26,7 @@ const tabs: Tab[] = [
 
 /**
  * The five-tab shell. It asks GET /home/user/unread when it loads and on every tab change (spec
- * section 7) and flags the "Mine" tab while there are unread messages.
+ * section 7) and flags the "Mine" tab while there are unread messages; the flag opens /message.
  */
 export function TabShell({ children }: { children?: ReactNode }) {
   const { t } = useI18n();
@@ -55,21 +55,23 @@ export function TabShell({ children }: { children?: ReactNode }) {
         {tabs.map((tab) => {
           const active = pathname === tab.to || (tab.alsoActive?.(pathname) ?? false);
           return (
-            <Link
-              key={tab.to}
-              to={tab.to}
-              className={active ? 'tab-link active' : 'tab-link'}
-              aria-current={active ? 'page' : undefined}
-              data-testid={`tab-${tab.to.slice(1)}`}
-            >
-              <span className="tab-icon">
-                {tab.icon()}
-                {tab.to === '/my' && unread && (
-                  <span className="unread-dot" data-testid="unread-flag" role="img" aria-label={t('web.tab.unread')} />
-                )}
-              </span>
-              <span className="tab-label">{t(tab.label)}</span>
-            </Link>
+            <div key={tab.to} className="tab-item">
+              <Link
+                to={tab.to}
+                className={active ? 'tab-link active' : 'tab-link'}
+                aria-current={active ? 'page' : undefined}
+                data-testid={`tab-${tab.to.slice(1)}`}
+              >
+                <span className="tab-icon">{tab.icon()}</span>
+                <span className="tab-label">{t(tab.label)}</span>
+              </Link>
+              {/* The flag sits on the "Mine" tab and opens the message list (a link of its own: links do not nest). */}
+              {tab.to === '/my' && unread && (
+                <Link to="/message" className="unread-flag" data-testid="unread-flag" aria-label={t('web.tab.unread')} title={t('web.tab.unread')}>
+                  <span className="unread-dot" aria-hidden="true" />
+                </Link>
+              )}
+            </div>
           );
         })}
       </nav>

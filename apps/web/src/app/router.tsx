@@ -14,6 +14,7 @@ import { NewsPage } from '../routes/mobile/news/NewsPage.tsx';
 import { RegisterPage } from '../routes/mobile/register/RegisterPage.tsx';
 import { TradePage } from '../routes/mobile/trade/TradePage.tsx';
 import { accountRoutes } from './account-routes.tsx';
+import { p2pRoutes } from './p2p-routes.tsx';
 import { walletRoutes } from './wallet-routes.tsx';
 import { RequireAuth } from './guards.tsx';
 import { RootLayout } from './RootLayout.tsx';
@@ -74,6 +75,7 @@ export const routes: RouteObject[] = [
           { path: '/assets/records', element: <RecordsPage /> },
           ...accountRoutes,
           ...walletRoutes,
+          ...p2pRoutes,
         ],
       },
       { path: '*', element: <UnmatchedRoute /> },

@@ -1,0 +1,313 @@
+import { closeP2pAdContract, errorCatalogue, listP2pAdsContract, placeP2pOrderContract } from '@keel/contracts';
+import { type FormEvent, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useActionKey } from '../../shared/api/action-key.ts';
+import { api, isSessionError } from '../../shared/api/client.ts';
+import { normaliseAmountInput } from '../../shared/format/decimal.ts';
+import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
+import { Button, SelectField, TextField } from '../../shared/ui/components.tsx';
+import { useToast } from '../../shared/ui/toast.tsx';
+import { amountProblemText } from '../assets/amount-problems.ts';
+import { PagedWalletList } from '../wallet/WalletList.tsx';
+import { ConfirmAction, Time, usePagedList, useRefusalFormat } from '../wallet/WalletParts.tsx';
+import { type BuyQuantityProblem, buyQuantityProblem, fiatTotal, isFiatCode, maxBuyable, P2P_SCALE } from './ad-form.ts';
+import type { P2pAd } from './order-rules.ts';
+import { EscrowNotice, FiatAmount, P2pRefusalNotice, type Refused, refusedOf, UsdtAmount, useFiatOptions } from './P2pParts.tsx';
+
+/** The terms every ad row shows: price per USDT, what is left, the order limits and the payment window. */
+function AdTerms({ ad, showTotal }: { ad: P2pAd; showTotal?: boolean }) {
+  const { t, tRich } = useI18n();
+  return (
+    <dl className="wallet-row-facts">
+      <div>
+        <dt>{t('web.p2p.ad.price')}</dt>
+        <dd data-testid="ad-price" data-value={ad.price} data-fiat={ad.fiat}>
+          {tRich('web.p2p.ad.pricePer', { price: <FiatAmount key="price" value={ad.price} fiat={ad.fiat} /> })}
+        </dd>
+      </div>
+      {showTotal && (
+        <div>
+          <dt>{t('web.p2p.ad.total')}</dt>
+          <dd>
+            <UsdtAmount value={ad.total} testId="ad-total" />
+          </dd>
+        </div>
+      )}
+      <div>
+        <dt>{showTotal ? t('web.p2p.ad.remaining') : t('web.p2p.ad.available')}</dt>
+        <dd>
+          <UsdtAmount value={ad.remaining} testId={showTotal ? 'ad-remaining' : 'ad-available'} />
+        </dd>
+      </div>
+      <div>
+        <dt>{t('web.p2p.ad.limits')}</dt>
+        <dd data-testid="ad-limits" data-min={ad.min} data-max={ad.max}>
+          <UsdtAmount value={ad.min} /> – <UsdtAmount value={ad.max} />
+        </dd>
+      </div>
+      <div>
+        <dt>{t('web.p2p.ad.window')}</dt>
+        <dd data-testid="ad-window" data-minutes={ad.paymentWindowMinutes}>
+          {t('web.p2p.ad.minutes', { minutes: ad.paymentWindowMinutes })}
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+/**
+ * Buying from one ad, in place under it: the quantity (within min, max and what is left), what it
+ * costs in the ad's currency, an optional note; placing the order moves no money — the seller's
+ * coins are already in escrow — and the buyer goes on to the payment instructions.
+ */
+function BuyForm({ ad, onDone, onStale }: { ad: P2pAd; onDone: () => void; onStale: () => void }) {
+  const { t, tRich } = useI18n();
+  const navigate = useNavigate();
+  const actionKey = useActionKey();
+  const format = useRefusalFormat();
+  const [quantity, setQuantity] = useState('');
+  const [remark, setRemark] = useState('');
+  const [checked, setChecked] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [refused, setRefused] = useState<Refused | null>(null);
+  const problem = buyQuantityProblem(quantity, ad);
+  const total = problem === null ? fiatTotal(quantity, ad.price) : undefined;
+
+  function problemText(value: BuyQuantityProblem | null): string | undefined {
+    if (value === 'belowMin') return t('web.p2p.buy.belowMin', { min: format.amount(ad.min, 'USDT') });
+    if (value === 'aboveMax') return t('web.p2p.buy.aboveMax', { max: format.amount(ad.max, 'USDT') });
+    if (value === 'aboveRemaining') return t('web.p2p.buy.aboveRemaining', { remaining: format.amount(ad.remaining, 'USDT') });
+    return amountProblemText(t, value, { asset: 'USDT', scale: P2P_SCALE, requiredText: t('web.p2p.buy.quantityRequired') });
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setChecked(true);
+    setRefused(null);
+    if (problem) return;
+    const body = { adId: ad.id, quantity: normaliseAmountInput(quantity), remark: remark.trim() };
+    setBusy(true);
+    try {
+      const order = await api(placeP2pOrderContract, { body, idempotencyKey: actionKey.keyFor(JSON.stringify(body)) });
+      actionKey.settle();
+      navigate(`/trade/shopping/trading/buy_pay/${order.id}`);
+    } catch (error) {
+      actionKey.settle(error);
+      setBusy(false);
+      if (isSessionError(error)) return;
+      const refusal = refusedOf(error);
+      setRefused(refusal);
+      // The ad may have been lowered meanwhile: its row shows what it has now. (A closed ad keeps its
+      // row until the next load, so the refusal stays readable next to it.)
+      if (refusal.message === errorCatalogue.WRONG_PURCHASE_QUANTITY.msg) onStale();
+    }
+  }
+
+  return (
+    <form className="p2p-buy-form" onSubmit={submit} noValidate data-testid="buy-form">
+      {refused && <P2pRefusalNotice refused={refused} testId="buy-error" />}
+      <div className="amount-field">
+        <TextField
+          label={t('web.p2p.buy.quantity')}
+          name="quantity"
+          inputMode="decimal"
+          autoComplete="off"
+          maxLength={40}
+          value={quantity}
+          placeholder={`${ad.min} – ${maxBuyable(ad)}`}
+          data-testid="buy-quantity"
+          onChange={(event) => {
+            setQuantity(event.target.value);
+            setRefused(null);
+          }}
+          error={checked ? problemText(problem) : undefined}
+        />
+        <div className="amount-meta">
+          <span className="muted">
+            {tRich('web.p2p.buy.upTo', { amount: <UsdtAmount key="amount" value={maxBuyable(ad)} /> })}
+          </span>
+          <Button variant="ghost" className="btn-small" data-testid="buy-max" onClick={() => setQuantity(maxBuyable(ad))}>
+            {t('web.p2p.buy.max')}
+          </Button>
+        </div>
+      </div>
+      <dl className="facts">
+        <div>
+          <dt>{t('web.p2p.buy.youPay')}</dt>
+          <dd data-testid="buy-total" data-value={total ?? ''}>
+            {total ? <FiatAmount value={total} fiat={ad.fiat} /> : '—'}
+          </dd>
+        </div>
+      </dl>
+      <TextField
+        label={t('web.p2p.buy.remark')}
+        name="remark"
+        autoComplete="off"
+        maxLength={200}
+        value={remark}
+        data-testid="buy-remark"
+        onChange={(event) => setRemark(event.target.value)}
+      />
+      <EscrowNotice testId="buy-escrow-note" />
+      <div className="wallet-row-actions">
+        <Button type="submit" busy={busy} data-testid="buy-submit">
+          {t('web.p2p.buy.submit')}
+        </Button>
+        <Button variant="ghost" onClick={onDone} data-testid="buy-cancel">
+          {t('web.p2p.buy.close')}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function BuyRow({ ad, open, onToggle, onStale }: { ad: P2pAd; open: boolean; onToggle: () => void; onStale: () => void }) {
+  const { t } = useI18n();
+  return (
+    <li className="wallet-row" data-testid={`ad-row-${ad.id}`} data-fiat={ad.fiat}>
+      <div className="wallet-row-head">
+        <strong data-testid="ad-seller">{ad.sellerName}</strong>
+        {ad.mine ? (
+          <span className="state-badge" data-testid="ad-mine">
+            {t('web.p2p.ad.yours')}
+          </span>
+        ) : (
+          <Button className="btn-small" variant={open ? 'secondary' : 'primary'} aria-expanded={open} onClick={onToggle} data-testid="ad-buy">
+            {t('web.p2p.ad.buy')}
+          </Button>
+        )}
+      </div>
+      <AdTerms ad={ad} />
+      {ad.remark && (
+        <p className="p2p-remark" data-testid="ad-remark">
+          {ad.remark}
+        </p>
+      )}
+      {open && !ad.mine && <BuyForm ad={ad} onDone={onToggle} onStale={onStale} />}
+    </li>
+  );
+}
+
+export const P2P_PAGE_SIZE = 20;
+
+/**
+ * The "Buy" list: open sell ads, best price first, filtered by currency (kept in the address as
+ * `?fiat=`). Each row opens its buy form in place.
+ */
+export function BuyList() {
+  const { t } = useI18n();
+  const [params, setParams] = useSearchParams();
+  const fiatOptions = useFiatOptions();
+  const param = params.get('fiat');
+  const fiat = isFiatCode(param) ? param : '';
+  const [openId, setOpenId] = useState<string | null>(null);
+  const list = usePagedList(
+    (page, pageSize) => api(listP2pAdsContract, { query: { page, pageSize, mine: 'false', ...(fiat ? { fiat } : {}) } }),
+    `buy:${fiat}`,
+  );
+
+  return (
+    <section className="p2p-section" data-testid="buy-list-section">
+      <SelectField
+        label={t('web.p2p.shop.fiatFilter')}
+        value={fiat}
+        options={[{ value: '', label: t('web.p2p.shop.allFiats') }, ...fiatOptions]}
+        testId="buy-fiat-filter"
+        onChange={(value) => {
+          const next = new URLSearchParams(params);
+          if (value) next.set('fiat', value);
+          else next.delete('fiat');
+          next.delete('page');
+          setParams(next, { replace: true });
+        }}
+      />
+      <PagedWalletList list={list} emptyText={fiat ? t('web.p2p.shop.emptyFiat', { fiat }) : t('web.p2p.shop.empty')} testId="buy-list">
+        {(ad) => (
+          <BuyRow
+            key={ad.id}
+            ad={ad}
+            open={openId === ad.id}
+            onToggle={() => setOpenId((current) => (current === ad.id ? null : ad.id))}
+            onStale={list.reload}
+          />
+        )}
+      </PagedWalletList>
+    </section>
+  );
+}
+
+function MyAdRow({ ad, onClose, closing }: { ad: P2pAd; onClose: (ad: P2pAd) => void; closing: boolean }) {
+  const { t, tRich } = useI18n();
+  const open = ad.status === 'open';
+  return (
+    <li className={open ? 'wallet-row' : 'wallet-row is-muted'} data-testid={`ad-row-${ad.id}`} data-status={ad.status}>
+      <div className="wallet-row-head">
+        <strong data-testid="ad-fiat">{ad.fiat}</strong>
+        <span className={`state-badge wallet-status ${open ? 'wallet-status-good' : ''}`} data-testid="ad-status" data-status={ad.status}>
+          {open ? t('web.p2p.ad.statusOpen') : t('web.p2p.ad.statusClosed')}
+        </span>
+      </div>
+      <AdTerms ad={ad} showTotal />
+      <p className="muted wallet-row-small">
+        {tRich('web.p2p.ad.postedAt', { time: <Time key="time" iso={ad.createdAt} testId="ad-created" /> })}
+      </p>
+      {open && (
+        <div className="wallet-row-actions">
+          <Link to={`/trade/shopping/sell?ad=${ad.id}`} className="btn btn-secondary btn-small" data-testid="ad-edit">
+            {t('web.p2p.ad.edit')}
+          </Link>
+          <ConfirmAction
+            label={t('web.p2p.ad.close')}
+            question={t('web.p2p.ad.closeQuestion')}
+            confirmLabel={t('web.p2p.ad.closeConfirm')}
+            busy={closing}
+            onConfirm={() => onClose(ad)}
+            testId="ad-close"
+          />
+        </div>
+      )}
+    </li>
+  );
+}
+
+/**
+ * "My ads": the user's ads, open and closed, with what each still offers. Edit opens the sell form
+ * with the ad; close returns what it still offers to the coin account (its open orders keep their
+ * escrow until they end).
+ */
+export function MyAdsList() {
+  const { t } = useI18n();
+  const toast = useToast();
+  const closeKey = useActionKey();
+  const [closing, setClosing] = useState<string | null>(null);
+  const [refused, setRefused] = useState<Refused | null>(null);
+  const list = usePagedList((page, pageSize) => api(listP2pAdsContract, { query: { page, pageSize, mine: 'true' } }), 'mine');
+
+  async function close(ad: P2pAd) {
+    setClosing(ad.id);
+    setRefused(null);
+    try {
+      await api(closeP2pAdContract, { params: { adId: ad.id }, idempotencyKey: closeKey.keyFor(`close:${ad.id}`) });
+      closeKey.settle();
+      toast(t('web.p2p.ad.closed'));
+    } catch (error) {
+      closeKey.settle(error);
+      if (!isSessionError(error)) setRefused(refusedOf(error));
+    } finally {
+      setClosing(null);
+      list.reload();
+    }
+  }
+
+  return (
+    <section className="p2p-section" data-testid="my-ads-section">
+      {refused && <P2pRefusalNotice refused={refused} testId="my-ads-error" />}
+      <PagedWalletList list={list} emptyText={t('web.p2p.myAds.empty')} testId="my-ads">
+        {(ad) => <MyAdRow key={ad.id} ad={ad} closing={closing === ad.id} onClose={(each) => void close(each)} />}
+      </PagedWalletList>
+      <Link to="/trade/shopping/sell" className="btn btn-primary btn-block" data-testid="my-ads-post">
+        {t('web.p2p.shop.postAd')}
+      </Link>
+    </section>
+  );
+}

@@ -1,0 +1,355 @@
+import { errorCatalogue, securityOverviewContract } from '@keel/contracts';
+import { type FormEvent, useEffect, useState } from 'react';
+import { Link, Navigate } from 'react-router';
+import { useApiQuery } from '../../shared/api/useApiQuery.ts';
+import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
+import { Button, Card, LoadFailedNotice, Notice, TextField } from '../../shared/ui/components.tsx';
+import { useToast } from '../../shared/ui/toast.tsx';
+import { useNow } from '../../shared/ui/useNow.ts';
+import { useCountdown } from '../auth/useCountdown.ts';
+import { ConfirmAction, Fact, Time } from '../wallet/WalletParts.tsx';
+import { appealOpensAtMs, isOrderInProgress, orderActions, orderPath, type P2pOrder, type P2pRole } from './order-rules.ts';
+import { OrderChat } from './OrderChat.tsx';
+import { describeP2pRefusal } from './p2p-refusal.ts';
+import {
+  EscrowNotice,
+  FiatAmount,
+  OrderStatusBadge,
+  OrderStatusMessage,
+  P2pRefusalNotice,
+  PaymentCountdown,
+  ShopLinks,
+  TextAreaField,
+  UsdtAmount,
+} from './P2pParts.tsx';
+import { useOrder } from './useOrder.ts';
+import { useOrderStep } from './useOrderStep.ts';
+
+const digitsOnly = (text: string) => text.replace(/\D/g, '').slice(0, 6);
+const REASON_MIN = 5;
+const REASON_MAX = 500;
+
+/** Order number, state, the spec's message for it, and the time left to pay. */
+export function OrderHead({ order, now }: { order: P2pOrder; now: number }) {
+  const { tRich } = useI18n();
+  return (
+    <Card className="p2p-order-head">
+      <div className="wallet-row-head">
+        <h2 className="card-title">
+          {tRich('web.p2p.order.number', {
+            orderNo: (
+              <bdi key="no" dir="ltr" className="mono" data-testid="order-no">
+                {order.orderNo}
+              </bdi>
+            ),
+          })}
+        </h2>
+        <OrderStatusBadge status={order.status} testId="order-status" />
+      </div>
+      <OrderStatusMessage order={order} />
+      <PaymentCountdown order={order} now={now} />
+    </Card>
+  );
+}
+
+/** Every fact of an order, the same for both sides. */
+export function OrderFacts({ order }: { order: P2pOrder }) {
+  const { t } = useI18n();
+  return (
+    <Card>
+      <dl className="facts" data-testid="order-facts">
+        <Fact label={t('web.p2p.order.role')} testId="order-role">
+          {order.role === 'buyer' ? t('web.p2p.role.buyer') : t('web.p2p.role.seller')}
+        </Fact>
+        <Fact label={t('web.p2p.order.seller')} testId="order-seller">
+          {order.sellerName}
+        </Fact>
+        <Fact label={t('web.p2p.order.buyer')} testId="order-buyer">
+          {order.buyerName}
+        </Fact>
+        <Fact label={t('web.p2p.order.quantity')}>
+          <UsdtAmount value={order.quantity} testId="order-quantity" />
+        </Fact>
+        <Fact label={t('web.p2p.order.price')}>
+          <FiatAmount value={order.price} fiat={order.fiat} testId="order-price" />
+        </Fact>
+        <Fact label={t('web.p2p.order.total')}>
+          <FiatAmount value={order.total} fiat={order.fiat} testId="order-total" />
+        </Fact>
+        <Fact label={t('web.p2p.order.fee')}>
+          <UsdtAmount value={order.fee} testId="order-fee" />
+        </Fact>
+        <Fact label={t('web.p2p.order.receives')}>
+          <UsdtAmount value={order.buyerReceives} testId="order-receives" />
+        </Fact>
+        <Fact label={t('web.p2p.order.createdAt')}>
+          <Time iso={order.createdAt} testId="order-created" />
+        </Fact>
+        {order.paidAt && (
+          <Fact label={t('web.p2p.order.paidAt')}>
+            <Time iso={order.paidAt} testId="order-paid-at" />
+          </Fact>
+        )}
+        {order.endedAt && (
+          <Fact label={t('web.p2p.order.endedAt')}>
+            <Time iso={order.endedAt} testId="order-ended-at" />
+          </Fact>
+        )}
+        {order.closingEntryId && (
+          <Fact label={t('web.p2p.order.entry')} testId="order-entry">
+            {t('web.records.entry', { id: order.closingEntryId })}
+          </Fact>
+        )}
+      </dl>
+      <p className="field-hint">{t('web.p2p.order.feeNote')}</p>
+      {order.remark && (
+        <div className="address-block">
+          <p className="muted">{t('web.p2p.order.remark')}</p>
+          <p className="p2p-remark" data-testid="order-remark">
+            {order.remark}
+          </p>
+        </div>
+      )}
+      <div className="address-block">
+        <p className="muted">{order.role === 'buyer' ? t('web.p2p.order.sellerContact') : t('web.p2p.order.yourContact')}</p>
+        <p className="p2p-contact" data-testid="order-seller-contact">
+          {order.sellerContact}
+        </p>
+      </div>
+    </Card>
+  );
+}
+
+/** The seller's release: "I received the money" and the payment password. */
+function ReleaseForm({ order, step }: { order: P2pOrder; step: ReturnType<typeof useOrderStep> }) {
+  const { t, tRich, tServer } = useI18n();
+  const [password, setPassword] = useState('');
+  const [received, setReceived] = useState(false);
+  const [checked, setChecked] = useState(false);
+  const wait = useCountdown();
+  const security = useApiQuery(securityOverviewContract);
+  const refusal = step.refused ? describeP2pRefusal(step.refused.message, step.refused.data, { amount: (value) => value, time: (value) => value }) : null;
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setChecked(true);
+    if (!received || password.length !== 6 || wait.seconds > 0) return;
+    const done = await step.run({ kind: 'release', paymentPassword: password });
+    if (!done) setPassword('');
+  }
+
+  // A "too many attempts" answer closes the form for the seconds it names.
+  const retry = refusal?.retryAfterSeconds;
+  const startWait = wait.start;
+  useEffect(() => {
+    if (retry !== undefined) startWait(retry * 1000);
+  }, [retry, startWait]);
+
+  const passwordError =
+    refusal?.errorKey === 'WRONG_PAYMENT_PASSWORD'
+      ? tServer(errorCatalogue.WRONG_PAYMENT_PASSWORD.msg)
+      : checked && password.length !== 6
+        ? t('web.p2p.release.passwordRequired')
+        : undefined;
+
+  return (
+    <form className="p2p-release" onSubmit={submit} noValidate data-testid="release-form">
+      <p>{t('web.p2p.release.intro')}</p>
+      {security.data && !security.data.paymentPasswordSet && (
+        <Notice tone="warning" title={tServer(errorCatalogue.PAYMENT_PASSWORD_NOT_SET.msg)} testId="release-no-paypassword">
+          <p>{t('web.p2p.refusal.noPaymentPassword')}</p>
+          <Link to="/person/setting/paypassword" className="btn btn-primary btn-small" data-testid="release-set-paypassword">
+            {t('web.p2p.refusal.paymentPasswordLink')}
+          </Link>
+        </Notice>
+      )}
+      <div className="checkbox-field">
+        <label className="checkbox">
+          <input type="checkbox" checked={received} onChange={(event) => setReceived(event.target.checked)} data-testid="release-received" />
+          <span>{tRich('web.p2p.release.received', { amount: <FiatAmount key="amount" value={order.total} fiat={order.fiat} /> })}</span>
+        </label>
+      </div>
+      {checked && !received && (
+        <p className="field-error" role="alert" data-testid="release-received-required">
+          {t('web.p2p.release.receivedRequired')}
+        </p>
+      )}
+      <TextField
+        label={t('web.p2p.release.password')}
+        name="paymentPassword"
+        type="password"
+        inputMode="numeric"
+        autoComplete="off"
+        maxLength={6}
+        value={password}
+        hint={t('web.settings.sixDigitsHint')}
+        data-testid="release-password"
+        onChange={(event) => {
+          setPassword(digitsOnly(event.target.value));
+          step.clearRefused();
+        }}
+        error={passwordError}
+      />
+      {wait.seconds > 0 && (
+        <p className="field-hint warning-text" data-testid="release-wait">
+          {t('web.p2p.refusal.retry', { seconds: wait.seconds })}
+        </p>
+      )}
+      <Button type="submit" block busy={step.busy === 'release'} disabled={wait.seconds > 0} data-testid="release-submit">
+        {t('web.p2p.release.submit')}
+      </Button>
+      <p className="field-hint">{t('web.p2p.release.warning')}</p>
+    </form>
+  );
+}
+
+/** Either side's appeal of a paid order: a reason, then support staff decide; the escrow stays frozen. */
+function AppealForm({ order, step }: { order: P2pOrder; step: ReturnType<typeof useOrderStep> }) {
+  const { t, tRich } = useI18n();
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState('');
+  const [checked, setChecked] = useState(false);
+  const opensAt = appealOpensAtMs(order);
+  const refusal = step.refused ? describeP2pRefusal(step.refused.message, step.refused.data, { amount: (value) => value, time: (value) => value }) : null;
+  const tooShort = reason.trim().length < REASON_MIN;
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setChecked(true);
+    if (tooShort) return;
+    if (await step.run({ kind: 'appeal', reason })) setOpen(false);
+  }
+
+  return (
+    <div className="p2p-appeal" data-testid="appeal-section">
+      {opensAt !== null && (
+        <p className="field-hint" data-testid="appeal-opens" data-opens-at={new Date(opensAt).toISOString()}>
+          {tRich('web.p2p.appeal.opensAt', { time: <Time key="time" iso={new Date(opensAt).toISOString()} /> })}
+        </p>
+      )}
+      {!open ? (
+        <Button variant="secondary" className="btn-small" onClick={() => setOpen(true)} data-testid="order-appeal">
+          {t('web.p2p.appeal.open')}
+        </Button>
+      ) : (
+        <form onSubmit={submit} noValidate data-testid="appeal-form" className="p2p-appeal-form">
+          <p className="field-hint">{t('web.p2p.appeal.intro')}</p>
+          <TextAreaField
+            label={t('web.p2p.appeal.reason')}
+            value={reason}
+            maxLength={REASON_MAX}
+            rows={4}
+            testId="appeal-reason"
+            onChange={(value) => {
+              setReason(value);
+              step.clearRefused();
+            }}
+            error={(checked && tooShort) || refusal?.field === 'reason' ? t('web.p2p.refusal.reasonShort') : undefined}
+          />
+          <div className="wallet-row-actions">
+            <Button type="submit" variant="danger" className="btn-small" busy={step.busy === 'appeal'} data-testid="appeal-submit">
+              {t('web.p2p.appeal.submit')}
+            </Button>
+            <Button variant="ghost" className="btn-small" onClick={() => setOpen(false)} data-testid="appeal-cancel">
+              {t('web.p2p.appeal.keep')}
+            </Button>
+          </div>
+        </form>
+      )}
+    </div>
+  );
+}
+
+/** What this side can do with the order now. */
+function OrderActionsCard({ order, now, step }: { order: P2pOrder; now: number; step: ReturnType<typeof useOrderStep> }) {
+  const { t } = useI18n();
+  const actions = orderActions(order, now);
+  const any = actions.markPaid || actions.cancel || actions.release || actions.appeal;
+  if (!any && order.status !== 'appealing') return null;
+  return (
+    <Card className="p2p-actions">
+      <h2 className="card-title">{t('web.p2p.order.actions')}</h2>
+      {order.role === 'buyer' && order.status === 'awaiting_payment' && (
+        <Link to={`/trade/shopping/trading/buy_pay/${order.id}`} className="btn btn-secondary btn-block" data-testid="order-to-pay">
+          {t('web.p2p.pay.instructions')}
+        </Link>
+      )}
+      {(actions.markPaid || actions.cancel) && (
+        <div className="wallet-row-actions">
+          {actions.markPaid && (
+            <ConfirmAction
+              label={t('web.p2p.order.markPaid')}
+              question={t('web.p2p.order.markPaidQuestion', { total: order.total, fiat: order.fiat })}
+              confirmLabel={t('web.p2p.order.markPaidConfirm')}
+              busy={step.busy === 'markPaid'}
+              variant="secondary"
+              onConfirm={() => void step.run({ kind: 'markPaid' })}
+              testId="order-mark-paid"
+            />
+          )}
+          {actions.cancel && (
+            <ConfirmAction
+              label={t('web.p2p.order.cancel')}
+              question={t('web.p2p.order.cancelQuestion')}
+              confirmLabel={t('web.p2p.order.cancelConfirm')}
+              busy={step.busy === 'cancel'}
+              onConfirm={() => void step.run({ kind: 'cancel' })}
+              testId="order-cancel"
+            />
+          )}
+        </div>
+      )}
+      {actions.cancel && <p className="field-hint">{t('web.p2p.order.cancelNote')}</p>}
+      {actions.release && <ReleaseForm order={order} step={step} />}
+      {actions.appeal && <AppealForm order={order} step={step} />}
+      {order.status === 'appealing' && (
+        <Notice tone="warning" title={t('web.p2p.appeal.underWay')} testId="appeal-open">
+          {t('web.p2p.appeal.underWayBody')}
+        </Notice>
+      )}
+    </Card>
+  );
+}
+
+/**
+ * /trade/shopping/trading/buy_detail/{id} (`buyer`) and …/sell_detail/{id} (`seller`): one order,
+ * its facts, what this side may do now, and the chat. The other side's page of the order sends the
+ * user to their own.
+ */
+export function OrderDetail({ id, side }: { id: string; side: P2pRole }) {
+  const { t } = useI18n();
+  const toast = useToast();
+  const { order, problem, reload, replace } = useOrder(id);
+  const now = useNow(order !== null && isOrderInProgress(order.status), 1_000);
+  const step = useOrderStep({
+    orderId: id,
+    reload,
+    onDone: (answer) => {
+      replace(answer);
+      toast(t('web.p2p.order.updated'));
+    },
+  });
+
+  if (problem === 'notFound') {
+    return (
+      <Notice tone="error" testId="order-not-found">
+        {t('web.p2p.order.notFound')}
+      </Notice>
+    );
+  }
+  if (order === null) return problem === 'failed' ? <LoadFailedNotice onRetry={reload} /> : <p className="muted">{t('web.common.loading')}</p>;
+  if (order.role !== side) return <Navigate to={orderPath(order)} replace />;
+  const counterparty = order.role === 'buyer' ? order.sellerName : order.buyerName;
+  return (
+    <div className="p2p-order" data-testid="order-detail" data-order-id={order.id} data-status={order.status} data-role={order.role}>
+      {problem === 'failed' && <LoadFailedNotice onRetry={reload} />}
+      <OrderHead order={order} now={now} />
+      {step.refused && <P2pRefusalNotice refused={step.refused} testId="order-error" />}
+      <OrderActionsCard order={order} now={now} step={step} />
+      <OrderFacts order={order} />
+      {isOrderInProgress(order.status) && <EscrowNotice />}
+      <OrderChat orderId={order.id} counterparty={counterparty} embedded />
+      <ShopLinks />
+    </div>
+  );
+}
