@@ -4,6 +4,7 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { api } from '../shared/api/client.ts';
 import { useI18n } from '../shared/i18n/I18nProvider.tsx';
+import { useUserEvents } from '../shared/realtime/realtime.ts';
 import { AssetsIcon, HomeIcon, MarketIcon, MineIcon, TradeIcon } from '../shared/ui/icons.tsx';
 
 interface Tab {
@@ -26,17 +27,28 @@ const tabs: Tab[] = [
 
 /**
  * The five-tab shell. It asks GET /home/user/unread when it loads and on every tab change (spec
- * section 7) and flags the "Mine" tab while there are unread messages; the flag opens /message.
+ * section 7), at each `message` push event, and after the push connection comes back from a drop
+ * (events sent meanwhile are not replayed); it flags the "Mine" tab while there are unread
+ * messages; the flag opens /message.
  */
 export function TabShell({ children }: { children?: ReactNode }) {
   const { t } = useI18n();
   const { pathname } = useLocation();
   const [unread, setUnread] = useState(false);
+  const [pushed, setPushed] = useState(0);
+
+  // A new system message lights the flag as it arrives. After the first `authed` ('start') the
+  // load's own check stands (the next tab change asks again); after a drop ('gap') it is asked again.
+  const askAgain = () => setPushed((value) => value + 1);
+  useUserEvents((event) => event.kind === 'message', askAgain, (reason) => {
+    if (reason === 'gap') askAgain();
+  });
 
   useEffect(() => {
     let current = true;
-    // Runs again for every new path: each tab change asks the server afresh.
+    // Runs again for every new path: each tab change asks the server afresh (and for each push).
     void pathname;
+    void pushed;
     api(unreadContract)
       .then((value) => {
         if (current) setUnread(value);
@@ -46,7 +58,7 @@ export function TabShell({ children }: { children?: ReactNode }) {
     return () => {
       current = false;
     };
-  }, [pathname]);
+  }, [pathname, pushed]);
 
   return (
     <div className="tab-shell">

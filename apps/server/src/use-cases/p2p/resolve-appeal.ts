@@ -6,6 +6,7 @@ import type { StaffSession } from '../admin/staff-auth.ts';
 import { readUpload } from '../verification/upload-image.ts';
 import { staffChat } from './order-chat.ts';
 import { announceOrder } from './p2p-notices.ts';
+import { messageUser } from '../wallet/wallet-support.ts';
 import { applyStep } from './order-steps.ts';
 import { ORDER_SELECT, orderView } from './p2p-views.ts';
 
@@ -62,6 +63,13 @@ export async function resolveAppeal(deps: Deps, staff: StaffSession, input: { or
     const [appeal] = await tx.query<AppealRow>(`${APPEAL_SELECT} WHERE p.order_id = $1`, [input.orderId]);
     if (!appeal) throw new AppError('RECORD_NOT_FOUND');
     await applyStep(tx, input.orderId, { kind: 'staff' }, { kind: 'resolve', outcome: input.outcome }, now);
+    // Both sides read the staff member's note, besides the outcome's own message.
+    const [parties] = await tx.query<{ order_no: string; buyer_id: bigint; seller_id: bigint }>('SELECT order_no, buyer_id, seller_id FROM p2p_orders WHERE id = $1', [
+      input.orderId,
+    ]);
+    for (const userId of [parties!.buyer_id, parties!.seller_id]) {
+      await messageUser(tx, userId, { title: 'notify.p2p.title', body: 'notify.p2p.appealNote' }, { orderNo: parties!.order_no, note: input.note }, now);
+    }
     await tx.query('UPDATE p2p_appeals SET resolution = $2, resolved_by = $3, resolved_at = $4, note = $5 WHERE order_id = $1', [
       input.orderId,
       input.outcome,

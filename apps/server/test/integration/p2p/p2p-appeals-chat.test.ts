@@ -124,7 +124,10 @@ describe('appeals', () => {
     expect(await coinBalance(t.db, seller.userId, 'USDT')).toEqual({ availableMinor: 100n * USDT, frozenMinor: 400n * USDT });
     expect(await coinBalance(t.db, buyer.userId, 'USDT')).toEqual({ availableMinor: 0n, frozenMinor: 0n });
     const messages = await call(t.app, 'GET', '/home/user/messages', buyer.token);
-    expect(messages.data.items[0].body).toBe('Support staff decided the appeal: the coins returned to the seller.');
+    expect(messages.data.items.slice(0, 2).map((item: { body: string }) => item.body)).toEqual([
+      "Support staff's note on the appeal: No proof of payment",
+      'Support staff decided the appeal: the coins returned to the seller.',
+    ]);
     expect(await escrowMismatches(t.db)).toEqual([]);
     expect((await checkLedger(t.db)).problems).toEqual([]);
   });

@@ -4,20 +4,25 @@ import { Link } from 'react-router';
 import { api, isSessionError } from '../../shared/api/client.ts';
 import { uploadImage } from '../../shared/api/upload.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
+import { useUserEvents } from '../../shared/realtime/realtime.ts';
 import { Button, LoadFailedNotice, Notice } from '../../shared/ui/components.tsx';
 import { useNow } from '../../shared/ui/useNow.ts';
 import { imageFileProblem } from '../verification/image-check.ts';
 import { ConfirmAction, Time } from '../wallet/WalletParts.tsx';
 import { useSessionImage } from './chat-image.ts';
-import { CHAT_POLL_MS, canWithdrawChat, chatImagePath, chatPath, type P2pChatMessage } from './order-rules.ts';
+import { CHAT_FALLBACK_POLL_MS, canWithdrawChat, chatImagePath, chatPath, type P2pChatMessage } from './order-rules.ts';
 import { P2pRefusalNotice, type Refused, refusedOf } from './P2pParts.tsx';
-import { useInterval } from './useOrder.ts';
+import { useInterval, useWhenVisible } from './useOrder.ts';
 
 const TEXT_MAX = 1000;
 /** The embedded chat of an order page shows the latest messages; the full screen shows them all. */
 const EMBEDDED_LAST = 20;
 
-/** The order's chat, asked again every 3 s while it is on screen (and the page is visible). */
+/**
+ * The order's chat, asked again at each `p2p.chat` push event for the order and after the push
+ * connection (re)authenticates, only while the page is visible (reading marks the other side's
+ * messages read); a slow poll covers a dropped connection.
+ */
 function useChat(orderId: string) {
   const [messages, setMessages] = useState<P2pChatMessage[] | null>(null);
   const [failed, setFailed] = useState(false);
@@ -41,7 +46,9 @@ function useChat(orderId: string) {
   }, [orderId, attempt]);
 
   const reload = useCallback(() => setAttempt((value) => value + 1), []);
-  useInterval(reload, CHAT_POLL_MS, true);
+  const refresh = useWhenVisible(reload);
+  useUserEvents((event) => event.kind === 'p2p.chat' && event.orderId === orderId, refresh, refresh);
+  useInterval(reload, CHAT_FALLBACK_POLL_MS, true);
   return { messages, failed, reload, setMessages };
 }
 
@@ -121,7 +128,7 @@ function ChatMessage({
  * The chat of one order: messages oldest first, mine on one side and theirs on the other, text
  * always as text, images fetched with the session token, "withdrawn" in place of a withdrawn
  * message, a withdraw action on my messages for their first 10 minutes, and read marks on mine.
- * It is the evidence if the order goes to appeal. Refreshed every 3 s while shown.
+ * It is the evidence if the order goes to appeal. Refreshed when a push event says it changed.
  */
 export function OrderChat({ orderId, counterparty, embedded = false }: { orderId: string; counterparty?: string; embedded?: boolean }) {
   const { t, tServer } = useI18n();

@@ -18,9 +18,13 @@ export type P2pRole = P2pOrder['role'];
 /** Spec section 9: a chat message may be withdrawn within 10 minutes of sending it. */
 export const CHAT_WITHDRAW_WINDOW_MS = 10 * 60_000;
 
-/** How often an open chat and an order in progress ask the server again. */
-export const CHAT_POLL_MS = 3_000;
-export const ORDER_POLL_MS = 5_000;
+/**
+ * How often an open chat and an order in progress ask the server again on their own. Changes come
+ * as push events (`p2p.chat`, `p2p.order`); this slow poll only covers a dropped connection or a
+ * lost event.
+ */
+export const CHAT_FALLBACK_POLL_MS = 30_000;
+export const ORDER_FALLBACK_POLL_MS = 30_000;
 
 /** Orders whose escrow is still held: something may still happen to them. */
 export function isOrderInProgress(status: P2pOrderStatus): boolean {

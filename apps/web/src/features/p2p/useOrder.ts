@@ -1,23 +1,51 @@
 import { ApiError, errorCatalogue, getP2pOrderContract } from '@keel/contracts';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, isSessionError } from '../../shared/api/client.ts';
-import { isOrderInProgress, ORDER_POLL_MS, type P2pOrder } from './order-rules.ts';
+import { useUserEvents } from '../../shared/realtime/realtime.ts';
+import { isOrderInProgress, ORDER_FALLBACK_POLL_MS, type P2pOrder } from './order-rules.ts';
+
+const isHidden = () => typeof document !== 'undefined' && document.visibilityState === 'hidden';
 
 /** Runs `tick` every `intervalMs` while `active` and the page is visible (a hidden tab asks nothing). */
 export function useInterval(tick: () => void, intervalMs: number, active: boolean) {
   useEffect(() => {
     if (!active) return;
     const timer = setInterval(() => {
-      if (typeof document === 'undefined' || document.visibilityState !== 'hidden') tick();
+      if (!isHidden()) tick();
     }, intervalMs);
     return () => clearInterval(timer);
   }, [tick, intervalMs, active]);
 }
 
 /**
+ * Wraps `run` so that it runs at once while the page is visible, and in a hidden tab once the tab
+ * is shown again (a hidden tab asks nothing, and reading a chat marks the other side's messages
+ * read). Several calls while hidden make one run.
+ */
+export function useWhenVisible(run: () => void): () => void {
+  const latest = useRef(run);
+  latest.current = run;
+  const pending = useRef(false);
+  useEffect(() => {
+    const onVisibility = () => {
+      if (!pending.current || isHidden()) return;
+      pending.current = false;
+      latest.current();
+    };
+    document.addEventListener('visibilitychange', onVisibility);
+    return () => document.removeEventListener('visibilitychange', onVisibility);
+  }, []);
+  return useCallback(() => {
+    if (isHidden()) pending.current = true;
+    else latest.current();
+  }, []);
+}
+
+/**
  * One P2P order (GET /home/p2p/orders/:id), "not yours / no such" told apart from a failed load.
- * While the order is in progress it is asked again every few seconds, so the other side's step
- * (paid, released, an appeal) shows without a reload.
+ * It is asked again at each `p2p.order` push event for it and after the push connection
+ * (re)authenticates, so the other side's step (paid, released, an appeal) shows without a reload;
+ * while the order is in progress a slow poll covers a dropped connection.
  */
 export function useOrder(id: string) {
   const [order, setOrder] = useState<P2pOrder | null>(null);
@@ -43,6 +71,8 @@ export function useOrder(id: string) {
   }, [id, attempt]);
 
   const reload = useCallback(() => setAttempt((value) => value + 1), []);
-  useInterval(reload, ORDER_POLL_MS, order !== null && isOrderInProgress(order.status));
+  const refresh = useWhenVisible(reload);
+  useUserEvents((event) => event.kind === 'p2p.order' && event.orderId === id, refresh, refresh);
+  useInterval(reload, ORDER_FALLBACK_POLL_MS, order !== null && isOrderInProgress(order.status));
   return { order, problem, reload, replace: setOrder };
 }

@@ -36,7 +36,8 @@ export const session = {
   endReason: (): EndReason | null => endReason,
 };
 
-function subscribe(listener: () => void) {
+/** Calls `listener` whenever the session may have changed (here or in another tab); returns the unsubscribe. */
+export function onSessionChange(listener: () => void): () => void {
   listeners.add(listener);
   // Another tab logging in or out changes this tab's session too.
   const onStorage = (event: StorageEvent) => {
@@ -51,5 +52,5 @@ function subscribe(listener: () => void) {
 
 /** True while the device holds a token; re-renders when the session starts or ends. */
 export function useLoggedIn(): boolean {
-  return useSyncExternalStore(subscribe, () => session.token() !== null);
+  return useSyncExternalStore(onSessionChange, () => session.token() !== null);
 }

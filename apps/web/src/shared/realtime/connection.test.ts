@@ -1,6 +1,14 @@
-import type { WsClientFrame, WsServerFrame } from '@keel/contracts';
+import type { UserEvent, WsClientFrame, WsServerFrame } from '@keel/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type ChannelHandlers, defaultSocketUrl, RealtimeConnection, type SocketLike } from './connection.ts';
+import {
+  type AuthState,
+  type ChannelHandlers,
+  defaultSocketUrl,
+  RealtimeConnection,
+  type ResyncReason,
+  type SocketLike,
+  type UserEventHandlers,
+} from './connection.ts';
 
 /** A socket the test opens, feeds and closes by hand; it records what the client sent. */
 class FakeSocket implements SocketLike {
@@ -47,6 +55,8 @@ const subscribed = (channels: string[], replayTruncated = false, replayedTicks =
 
 let sockets: FakeSocket[];
 let random: number;
+/** The session token the connection reads (null: logged out). */
+let token: string | null;
 
 function makeConnection(overrides: Partial<ConstructorParameters<typeof RealtimeConnection>[0]> = {}) {
   return new RealtimeConnection({
@@ -57,6 +67,7 @@ function makeConnection(overrides: Partial<ConstructorParameters<typeof Realtime
       return socket;
     },
     random: () => random,
+    token: () => token,
     backoffBaseMs: 1_000,
     backoffMaxMs: 16_000,
     heartbeatMs: 20_000,
@@ -80,10 +91,25 @@ function recorder(): ChannelHandlers & { frames: WsServerFrame[]; resyncs: numbe
   return handlers;
 }
 
+function userRecorder(): UserEventHandlers & { events: UserEvent[]; resyncs: ResyncReason[] } {
+  const handlers = {
+    events: [] as UserEvent[],
+    resyncs: [] as ResyncReason[],
+    onEvent: (event: UserEvent) => handlers.events.push(event),
+    onResync: (reason: ResyncReason) => handlers.resyncs.push(reason),
+  };
+  return handlers;
+}
+
+const authed = (userId = '7'): WsServerFrame => ({ type: 'authed', userId });
+const chatEvent = (orderId = '12', messageId = '99'): WsServerFrame => ({ type: 'event', event: { kind: 'p2p.chat', orderId, messageId } });
+const tokenMissing: WsServerFrame = { type: 'error', code: 401, msg: 'token does not exist' };
+
 beforeEach(() => {
   vi.useFakeTimers();
   sockets = [];
   random = 0.5;
+  token = null;
 });
 
 afterEach(() => {
@@ -361,6 +387,231 @@ describe('resume', () => {
     leave();
     vi.advanceTimersByTime(3_000);
     expect(seen).toEqual(['connecting', 'open', 'reconnecting', 'open', 'idle']);
+  });
+});
+
+describe('user events', () => {
+  it('sends auth on connect, before the channel subscriptions, and again on every reconnect', () => {
+    token = 'tok-1';
+    const connection = makeConnection();
+    connection.subscribe('ticks', recorder());
+    last().open();
+    expect(last().sent).toEqual([
+      { op: 'auth', token: 'tok-1' },
+      { op: 'subscribe', channels: ['ticks'] },
+    ]);
+    expect(connection.authState()).toBe('pending');
+    last().receive(authed('7'));
+    expect(connection.authState()).toBe('authed');
+    expect(connection.authedUserId()).toBe('7');
+
+    last().drop();
+    expect(connection.authState()).toBe('none');
+    expect(connection.authedUserId()).toBeNull();
+    vi.advanceTimersByTime(1_000);
+    last().open();
+    expect(last().sent[0]).toEqual({ op: 'auth', token: 'tok-1' });
+    expect(last().sent[1]).toMatchObject({ op: 'subscribe', channels: ['ticks'] });
+  });
+
+  it('opens the socket for a user-event listener alone, and closes it after the last one leaves', () => {
+    token = 'tok-1';
+    const connection = makeConnection();
+    const leaveA = connection.onUserEvent(userRecorder());
+    const leaveB = connection.onUserEvent(() => {});
+    expect(sockets).toHaveLength(1);
+    last().open();
+    expect(last().sent).toEqual([{ op: 'auth', token: 'tok-1' }]);
+    leaveA();
+    leaveA();
+    vi.advanceTimersByTime(10_000);
+    expect(last().closedByClient).toBe(false);
+    leaveB();
+    vi.advanceTimersByTime(3_000);
+    expect(last().closedByClient).toBe(true);
+    expect(connection.status()).toBe('idle');
+    vi.advanceTimersByTime(60_000);
+    expect(sockets).toHaveLength(1);
+  });
+
+  it('delivers events to every listener once authenticated, and stops after a listener leaves', () => {
+    token = 'tok-1';
+    const connection = makeConnection();
+    const a = userRecorder();
+    const b = userRecorder();
+    connection.onUserEvent(a);
+    const leaveB = connection.onUserEvent(b);
+    last().open();
+    last().receive(authed());
+    last().receive(chatEvent('12', '99'));
+    last().receive({ type: 'event', event: { kind: 'message', unread: true } });
+    last().receive({ type: 'event', event: { kind: 'p2p.order', orderId: '12', status: 'paid' } });
+    // Not a valid event: ignored.
+    last().receive(JSON.stringify({ type: 'event', event: { kind: 'p2p.chat', orderId: 'x' } }));
+    expect(a.events).toEqual([
+      { kind: 'p2p.chat', orderId: '12', messageId: '99' },
+      { kind: 'message', unread: true },
+      { kind: 'p2p.order', orderId: '12', status: 'paid' },
+    ]);
+    expect(b.events).toHaveLength(3);
+    leaveB();
+    last().receive(chatEvent('12', '100'));
+    expect(a.events).toHaveLength(4);
+    expect(b.events).toHaveLength(3);
+  });
+
+  it('asks listeners to resync after every authed: "start" first, "gap" after a reconnect', () => {
+    token = 'tok-1';
+    const connection = makeConnection();
+    const early = userRecorder();
+    connection.onUserEvent(early);
+    last().open();
+    expect(early.resyncs).toEqual([]);
+    last().receive(authed());
+    expect(early.resyncs).toEqual(['start']);
+
+    // Joining an authenticated connection: its own load comes after authed, nothing to resync.
+    const late = userRecorder();
+    connection.onUserEvent(late);
+    expect(late.resyncs).toEqual([]);
+
+    // Events sent while disconnected are not replayed: everyone refetches after the next authed.
+    last().drop();
+    vi.advanceTimersByTime(1_000);
+    last().open();
+    expect(early.resyncs).toEqual(['start']);
+    last().receive(chatEvent());
+    expect(early.events).toEqual([]);
+    last().receive(authed());
+    expect(early.resyncs).toEqual(['start', 'gap']);
+    expect(late.resyncs).toEqual(['gap']);
+  });
+
+  it('sends no auth without a token, and opens no socket for user events alone', () => {
+    const connection = makeConnection();
+    const listener = userRecorder();
+    connection.onUserEvent(listener);
+    expect(sockets).toHaveLength(0);
+    connection.subscribe('ticks', recorder());
+    last().open();
+    expect(last().sent).toEqual([{ op: 'subscribe', channels: ['ticks'] }]);
+    expect(connection.authState()).toBe('none');
+    // An authed or event frame without an auth is ignored.
+    last().receive(authed());
+    last().receive(chatEvent());
+    expect(listener.events).toEqual([]);
+    expect(listener.resyncs).toEqual([]);
+    expect(connection.authState()).toBe('none');
+  });
+
+  it('stops sending a refused token (401) until the token changes, without a loop', () => {
+    token = 'stale';
+    const connection = makeConnection();
+    const states: AuthState[] = [];
+    connection.onAuthState((state) => states.push(state));
+    const listener = userRecorder();
+    connection.onUserEvent(listener);
+    connection.subscribe('ticks', recorder());
+    last().open();
+    expect(last().sent[0]).toEqual({ op: 'auth', token: 'stale' });
+    last().receive(tokenMissing);
+    expect(connection.authState()).toBe('refused');
+    expect(listener.resyncs).toEqual([]);
+    // The public channels stay; no auth again on this socket…
+    expect(last().closedByClient).toBe(false);
+    last().receive(subscribed(['ticks']));
+    expect(last().sent.filter((frame) => frame.op === 'auth')).toHaveLength(1);
+    // …nor on the next one.
+    last().drop();
+    vi.advanceTimersByTime(1_000);
+    last().open();
+    expect(last().sent).toEqual([{ op: 'subscribe', channels: ['ticks'] }]);
+    connection.sessionChanged(); // the same token: still refused
+    expect(last().sent.filter((frame) => frame.op === 'auth')).toHaveLength(0);
+
+    // A new session: auth on the open socket at once.
+    token = 'fresh';
+    connection.sessionChanged();
+    expect(last().sent.at(-1)).toEqual({ op: 'auth', token: 'fresh' });
+    last().receive(authed());
+    expect(connection.authState()).toBe('authed');
+    expect(listener.resyncs).toEqual(['start']);
+    expect(states).toEqual(['pending', 'refused', 'pending', 'authed']);
+  });
+
+  it('treats "user status incorrect" as a refusal too, but not other errors', () => {
+    token = 'tok-1';
+    const connection = makeConnection();
+    connection.subscribe('ticks', recorder());
+    connection.onUserEvent(userRecorder());
+    last().open();
+    last().receive({ type: 'error', code: 429, msg: 'too many requests' });
+    expect(connection.authState()).toBe('pending');
+    last().receive({ type: 'error', code: 400, msg: 'user status incorrect' });
+    expect(connection.authState()).toBe('refused');
+  });
+
+  it('closes a socket kept only for user events once the token is refused', () => {
+    token = 'stale';
+    const connection = makeConnection();
+    connection.onUserEvent(userRecorder());
+    last().open();
+    last().receive(tokenMissing);
+    vi.advanceTimersByTime(3_000);
+    expect(last().closedByClient).toBe(true);
+    expect(connection.status()).toBe('idle');
+    vi.advanceTimersByTime(60_000);
+    expect(sockets).toHaveLength(1);
+    // Logging in again opens it.
+    token = 'fresh';
+    connection.sessionChanged();
+    expect(sockets).toHaveLength(2);
+    last().open();
+    expect(last().sent).toEqual([{ op: 'auth', token: 'fresh' }]);
+  });
+
+  it('reconnects when the session changes under an authenticated socket, and closes on logout', () => {
+    token = 'user-a';
+    const connection = makeConnection();
+    const listener = userRecorder();
+    connection.onUserEvent(listener);
+    const first = last();
+    first.open();
+    first.receive(authed('1'));
+    connection.sessionChanged(); // nothing changed
+    expect(sockets).toHaveLength(1);
+
+    // Another user on this device: one user per connection, so a new one.
+    token = 'user-b';
+    connection.sessionChanged();
+    expect(first.closedByClient).toBe(true);
+    expect(sockets).toHaveLength(2);
+    last().open();
+    expect(last().sent).toEqual([{ op: 'auth', token: 'user-b' }]);
+    last().receive(authed('2'));
+    expect(listener.resyncs).toEqual(['start', 'gap']);
+
+    // Logged out: the old user's events must stop reaching this device.
+    token = null;
+    connection.sessionChanged();
+    expect(last().closedByClient).toBe(true);
+    expect(connection.status()).toBe('idle');
+    expect(connection.authState()).toBe('none');
+    vi.advanceTimersByTime(60_000);
+    expect(sockets).toHaveLength(2);
+  });
+
+  it('sends auth after login on a socket opened for public channels', () => {
+    const connection = makeConnection();
+    connection.subscribe('ticks', recorder());
+    last().open();
+    token = 'tok-1';
+    connection.sessionChanged();
+    expect(last().sent).toEqual([
+      { op: 'subscribe', channels: ['ticks'] },
+      { op: 'auth', token: 'tok-1' },
+    ]);
+    expect(sockets).toHaveLength(1);
   });
 });
 

@@ -1,4 +1,4 @@
-import { type WsClientFrame, type WsServerFrame, wsServerFrameSchema } from '@keel/contracts';
+import { errorCatalogue, type UserEvent, type WsClientFrame, type WsServerFrame, wsServerFrameSchema } from '@keel/contracts';
 
 /**
  * The one push connection of the app (`/ws`, frames in packages/contracts/src/ws/market.events.ts).
@@ -13,6 +13,12 @@ import { type WsClientFrame, type WsServerFrame, wsServerFrameSchema } from '@ke
  *   `sinceTickId`, so the server replays what was missed. When the server says the replay was
  *   truncated, or when there is nothing to resume from, each channel's `onResync` runs so the
  *   screen refetches over HTTP.
+ * - The user's own events (contracts `ws/user.events.ts`): while a session token exists, every
+ *   (re)connect sends `auth` before the channel subscriptions. `onUserEvent` listeners are reference
+ *   counted like channels (the socket stays open while one listens and there is a token), get every
+ *   `event` frame, and get `onResync` after every `authed`: events are not replayed, so they refetch.
+ *   A refused token (401, or "user status incorrect") is not sent again until the token changes; the
+ *   HTTP client's session rules, not this connection, end the session.
  *
  * Everything it needs from the outside (socket, timers, randomness) is injected, so the unit test
  * drives it with a fake socket and fake timers.
@@ -40,8 +46,29 @@ export interface ChannelHandlers {
   onResync?: () => void;
 }
 
+/**
+ * Why user-event listeners should refetch, after an `authed`:
+ * - `start`: the listener joined before the connection was authenticated; only what happened
+ *   between its own HTTP load and `authed` can have been missed.
+ * - `gap`: the listener was already following events and the connection lost them (a reconnect, or
+ *   a new session): anything may have been missed.
+ */
+export type ResyncReason = 'start' | 'gap';
+
+export interface UserEventHandlers {
+  /** An event for the authenticated user: a nudge to refetch over HTTP. */
+  onEvent?: (event: UserEvent) => void;
+  /** The connection (re)authenticated and events may have been missed: refetch over HTTP. */
+  onResync?: (reason: ResyncReason) => void;
+}
+
+/** Where this connection stands with the user's events. */
+export type AuthState = 'none' | 'pending' | 'authed' | 'refused';
+
 export interface RealtimeOptions {
   url: () => string;
+  /** The session token to authenticate with, or null without a session. */
+  token?: () => string | null;
   createSocket: (url: string) => SocketLike;
   /** Randomness for the jitter, in [0, 1). */
   random?: () => number;
@@ -68,9 +95,20 @@ export class RealtimeConnection {
   private heartbeatTimer: Timer | null = null;
   private pongTimer: Timer | null = null;
   private lingerTimer: Timer | null = null;
+  /** User-event subscriptions; `following` once one has seen an `authed` (so it holds current data). */
+  private readonly userListeners = new Set<{ handlers: UserEventHandlers; following: boolean }>();
+  /** The token sent in `auth` on the current socket, until the socket goes (null: none sent). */
+  private authToken: string | null = null;
+  /** The user the current socket authenticated as. */
+  private authedUserIdValue: string | null = null;
+  /** A token the server refused: not sent again until the session's token is another one. */
+  private refusedToken: string | null = null;
+  private lastAuthState: AuthState = 'none';
+  private readonly authListeners = new Set<(state: AuthState) => void>();
 
   constructor(options: RealtimeOptions) {
     this.options = {
+      token: () => null,
       random: Math.random,
       backoffBaseMs: 500,
       backoffMaxMs: 30_000,
@@ -102,6 +140,82 @@ export class RealtimeConnection {
     };
   }
 
+  /**
+   * Listens to the user's own events (and to `onResync`); the returned function stops. With a
+   * session token the connection opens (and authenticates) while anyone listens; without one no
+   * event can come, so no socket is opened for this alone.
+   */
+  onUserEvent(listener: UserEventHandlers | ((event: UserEvent) => void)): () => void {
+    const handlers = typeof listener === 'function' ? { onEvent: listener } : listener;
+    // Joining an authenticated connection: the listener's own HTTP load comes after `authed`, so it
+    // misses nothing and needs no resync now.
+    const entry = { handlers, following: this.authedUserIdValue !== null };
+    this.userListeners.add(entry);
+    if (this.wanted()) {
+      this.cancel('lingerTimer');
+      if (this.socket === null && this.reconnectTimer === null) this.connect();
+      else this.sendAuth();
+    }
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      this.userListeners.delete(entry);
+      this.release();
+    };
+  }
+
+  /** Where the connection stands with the user's events (`authed`: events are delivered). */
+  authState(): AuthState {
+    if (this.authedUserIdValue !== null) return 'authed';
+    if (this.authToken !== null) return 'pending';
+    const token = this.options.token();
+    return token !== null && token === this.refusedToken ? 'refused' : 'none';
+  }
+
+  /** The user the connection authenticated as, while it is. */
+  authedUserId(): string | null {
+    return this.authedUserIdValue;
+  }
+
+  onAuthState(listener: (state: AuthState) => void): () => void {
+    this.authListeners.add(listener);
+    return () => {
+      this.authListeners.delete(listener);
+    };
+  }
+
+  /**
+   * The session's token changed (login, logout, another tab): authenticate with the new one, or,
+   * when the socket already authenticated with another token (the server allows one user per
+   * connection, and a logged-out device must stop receiving the old user's events), reconnect.
+   */
+  sessionChanged(): void {
+    const token = this.options.token();
+    if (this.refusedToken !== null && token !== this.refusedToken) this.refusedToken = null;
+    if (this.socket !== null && this.authToken !== null && this.authToken !== token) {
+      this.closeSocket();
+      if (this.wanted()) {
+        this.cancel('reconnectTimer');
+        this.attempt = 0;
+        this.connect();
+      } else {
+        this.cancel('reconnectTimer');
+        this.forgetSession();
+      }
+      this.notifyAuth();
+      return;
+    }
+    if (this.wanted()) {
+      this.cancel('lingerTimer');
+      if (this.socket === null && this.reconnectTimer === null) this.connect();
+      else this.sendAuth();
+    } else {
+      this.release();
+    }
+    this.notifyAuth();
+  }
+
   /** The highest tick id seen, as the decimal string the server sent. */
   lastTickId(): string | null {
     return this.lastTickIdValue === null ? null : this.lastTickIdValue.toString();
@@ -120,7 +234,7 @@ export class RealtimeConnection {
 
   /** Reconnects now instead of waiting out the backoff (e.g. when the device comes back online). */
   retryNow(): void {
-    if (this.reconnectTimer === null || this.channels.size === 0) return;
+    if (this.reconnectTimer === null || !this.wanted()) return;
     this.cancel('reconnectTimer');
     this.connect();
   }
@@ -128,9 +242,11 @@ export class RealtimeConnection {
   /** Closes the socket and forgets every channel (tests, logout). */
   dispose(): void {
     this.channels.clear();
+    this.userListeners.clear();
     this.closeSocket();
     this.cancel('reconnectTimer');
     this.forgetSession();
+    this.notifyAuth();
   }
 
   /**
@@ -149,17 +265,34 @@ export class RealtimeConnection {
     if (!set?.delete(handlers) || set.size > 0) return;
     this.channels.delete(channel);
     if (this.isOpen()) this.send({ op: 'unsubscribe', channels: [channel] });
-    if (this.channels.size > 0) return;
-    // Nothing left to listen to: stop reconnecting, and close after the linger.
+    this.release();
+  }
+
+  /** Channels, or user events with a token to authenticate with: a reason to keep the socket. */
+  private wanted(): boolean {
+    return this.channels.size > 0 || (this.userListeners.size > 0 && this.usableToken() !== null);
+  }
+
+  /** The session token, unless the server refused it. */
+  private usableToken(): string | null {
+    const token = this.options.token();
+    return token === null || token === '' || token === this.refusedToken ? null : token;
+  }
+
+  /** Nothing left to listen to: stop reconnecting, and close after the linger. */
+  private release() {
+    if (this.wanted()) return;
     this.cancel('reconnectTimer');
     if (this.socket === null) {
       this.forgetSession();
       return;
     }
+    if (this.lingerTimer !== null) return;
     this.lingerTimer = setTimeout(() => {
       this.lingerTimer = null;
       this.closeSocket();
       this.forgetSession();
+      this.notifyAuth();
     }, this.options.lingerMs);
   }
 
@@ -183,6 +316,8 @@ export class RealtimeConnection {
       this.everOpened = true;
       this.setStatus('open');
       this.startHeartbeat();
+      // Authenticate first: the server handles frames in order.
+      this.sendAuth();
       const channels = [...this.channels.keys()];
       if (channels.length === 0) return;
       const sinceTickId = this.lastTickId();
@@ -236,9 +371,70 @@ export class RealtimeConnection {
         if (frame.replayTruncated) for (const channel of frame.channels) this.resync(channel);
         for (const channel of frame.channels) this.dispatch(channel, frame);
         return;
+      case 'authed':
+        this.authed(frame.userId);
+        return;
+      case 'event':
+        if (this.authedUserIdValue === null) return;
+        for (const entry of [...this.userListeners]) entry.handlers.onEvent?.(frame.event);
+        return;
+      case 'error':
+        this.refused(frame.code, frame.msg);
+        return;
       default:
         return;
     }
+  }
+
+  /** Sends `auth` on the open socket when there is a usable token and none was sent yet. */
+  private sendAuth() {
+    if (this.authToken !== null || !this.isOpen()) return;
+    const token = this.usableToken();
+    if (token === null) return;
+    this.authToken = token;
+    this.send({ op: 'auth', token });
+    this.notifyAuth();
+  }
+
+  /**
+   * Events flow from here on; what happened before (or while disconnected) is not replayed, so
+   * every listener refetches.
+   */
+  private authed(userId: string) {
+    if (this.authToken === null) return;
+    const again = this.authedUserIdValue !== null;
+    this.authedUserIdValue = userId;
+    this.notifyAuth();
+    if (again) return;
+    for (const entry of [...this.userListeners]) {
+      const reason: ResyncReason = entry.following ? 'gap' : 'start';
+      entry.following = true;
+      entry.handlers.onResync?.(reason);
+    }
+  }
+
+  /**
+   * An error frame while `auth` awaits its answer: a 401 (no such token, or an empty one) or
+   * "user status incorrect" means the session is over. The token is not sent again until it
+   * changes; the connection keeps its public channels. Anything else (a busy server) leaves the
+   * auth to the next connection.
+   */
+  private refused(code: number, msg: string) {
+    if (this.authToken === null || this.authedUserIdValue !== null) return;
+    const over = code === 401 || (code === errorCatalogue.USER_STATUS_INCORRECT.status && msg === errorCatalogue.USER_STATUS_INCORRECT.msg);
+    if (!over) return;
+    this.refusedToken = this.authToken;
+    this.authToken = null;
+    this.notifyAuth();
+    // Nothing else to listen to: the socket can go.
+    this.release();
+  }
+
+  private notifyAuth() {
+    const state = this.authState();
+    if (state === this.lastAuthState) return;
+    this.lastAuthState = state;
+    for (const listener of [...this.authListeners]) listener(state);
   }
 
   private dispatch(channel: string, frame: WsServerFrame) {
@@ -276,7 +472,8 @@ export class RealtimeConnection {
   /** The socket is gone (closed, failed or silent): reconnect if anyone still listens. */
   private dropSocket() {
     this.closeSocket();
-    if (this.channels.size === 0) {
+    this.notifyAuth();
+    if (!this.wanted()) {
       this.setStatus('idle');
       return;
     }
@@ -289,6 +486,9 @@ export class RealtimeConnection {
     this.cancel('heartbeatTimer');
     this.cancel('pongTimer');
     this.cancel('lingerTimer');
+    // The server forgets a connection's user with the connection.
+    this.authToken = null;
+    this.authedUserIdValue = null;
     if (!socket) return;
     socket.onopen = null;
     socket.onmessage = null;
@@ -310,7 +510,7 @@ export class RealtimeConnection {
     this.cancel('reconnectTimer');
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = null;
-      if (this.channels.size > 0) this.connect();
+      if (this.wanted()) this.connect();
       else this.setStatus('idle');
     }, delayMs);
   }
