@@ -10,8 +10,11 @@ import { MarketService } from '../../../apps/server/src/market/market.service.ts
 import { createEncryptedStorage } from '../../../apps/server/src/integrations/storage/encrypted.storage.ts';
 import { createLocalFolderStorage } from '../../../apps/server/src/integrations/storage/local-folder.storage.ts';
 import type { Db } from '../../../apps/server/src/persistence/db.ts';
+import type { EventBus } from '../../../apps/server/src/realtime/event-bus.ts';
+import { eventBusFromConfig } from '../../../apps/server/src/realtime/event-bus-from-config.ts';
+import { createRedisEventBus } from '../../../apps/server/src/realtime/redis-event-bus.ts';
 import { testConfig } from '../../../apps/server/test/helpers/test-app.ts';
-import { createTestDb } from '../../../apps/server/test/helpers/test-db.ts';
+import { createTestDb, type TestDb } from '../../../apps/server/test/helpers/test-db.ts';
 
 const root = resolve(import.meta.dirname, '../../..');
 export const WEB_DIST_DIR = resolve(root, 'apps/web/dist');
@@ -24,6 +27,14 @@ export interface E2eServer {
   app: FastifyInstance;
   /** The running market (simulator, or only recorded ticks), unless started with `{ market: false }`. */
   market?: MarketService;
+  /**
+   * The node's per-user event bus (the one given as `events`, else the configuration's: in process),
+   * e.g. for a test's JobRunner `afterCommit`, so a job's events reach this node's /ws connections.
+   */
+  events: EventBus;
+  /** The server's clock: the real time plus `clock.offsetMs` when started with a `clock`. */
+  now: () => Date;
+  /** Closes the node; a first node (the database's owner) also drops the database, so close second nodes first. */
   close: () => Promise<void>;
 }
 
@@ -37,6 +48,47 @@ export interface StartServerOptions {
   market?: boolean | 'recorded';
   /** Configuration overrides (environment variable names), e.g. the wallet's deposit keys. */
   env?: Record<string, string>;
+  /**
+   * The server's clock as real time plus `offsetMs`, read on every call: a test moves time on by
+   * changing `offsetMs` (e.g. past an appeal's waiting time) instead of waiting. The browser's
+   * clock is not moved.
+   */
+  clock?: { offsetMs: number };
+  /**
+   * The per-user event bus given to buildApp (e.g. `redisEventBus(prefix)`, so events cross
+   * nodes). It stays the caller's: close it after the server. Without it, the bus buildApp would
+   * make from the configuration (in process unless `env` sets REDIS_URL), closed with the server.
+   */
+  events?: EventBus;
+  /**
+   * Start another node on `sharedDb`'s database instead of a fresh one (its own connection pool on
+   * PostgreSQL, the same instance on in-memory PGlite). Close it before `sharedDb`, which owns the
+   * database. Such a node runs no market feed (`market` is ignored: one feed per database).
+   */
+  sharedDb?: E2eServer;
+}
+
+/** The fresh database each first node creates, by server, for second nodes to open another pool on. */
+const databases = new WeakMap<E2eServer, TestDb>();
+
+/** Redis for the browser tests' buses (TEST_REDIS_URL overrides), as the integration suite uses it. */
+export const E2E_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/**
+ * A channel prefix of its own for a run (or a test), so runs sharing one Redis never hear each
+ * other's users (user ids repeat across runs' fresh databases).
+ */
+export function randomBusPrefix(): string {
+  return `keel-e2e-${randomBytes(6).toString('hex')}:`;
+}
+
+/**
+ * A Redis event bus (its own two connections) on `prefix`: give each node its own bus with the
+ * same prefix and an event published on one node reaches connections on the other. The caller
+ * closes it after the server.
+ */
+export function redisEventBus(prefix: string): EventBus {
+  return createRedisEventBus(E2E_REDIS_URL, { prefix });
 }
 
 /**
@@ -48,15 +100,22 @@ export async function startServer(options: StartServerOptions = {}): Promise<E2e
   if (!existsSync(resolve(WEB_DIST_DIR, 'index.html'))) {
     throw new Error(`${WEB_DIST_DIR}/index.html is missing: run \`npm run build\` before the browser tests`);
   }
-  const testDb = await createTestDb();
+  const shared = options.sharedDb ? databases.get(options.sharedDb) : undefined;
+  if (options.sharedDb && !shared) throw new Error('sharedDb must be a server started by startServer (a first node)');
+  const testDb = shared ?? (await createTestDb());
+  const db = shared ? await shared.openAnother() : testDb.db;
   const config = testConfig({ SERVICE_URL, WEB_DIST_DIR, ADMIN_DIST_DIR, ...options.env });
   const storageRoot = await mkdtemp(join(tmpdir(), 'keel-e2e-uploads-'));
   const storage = createEncryptedStorage(createLocalFolderStorage(storageRoot), randomBytes(32));
+  const clock = options.clock;
+  const now = clock ? () => new Date(Date.now() + clock.offsetMs) : () => new Date();
+  // Made here rather than by buildApp so the test can reach it (server.events); the same choice buildApp makes.
+  const events = options.events ?? eventBusFromConfig(config);
   const market =
-    options.market === false
+    options.market === false || shared
       ? undefined
       : new MarketService({
-          db: testDb.db,
+          db,
           symbols: config.MARKET_SYMBOLS,
           feed:
             options.market === 'recorded'
@@ -65,23 +124,35 @@ export async function startServer(options: StartServerOptions = {}): Promise<E2e
           flushIntervalMs: 50,
           tailIntervalMs: 50,
         });
-  const app = await buildApp({ config, db: testDb.db, market, storage });
+  // `now` only when asked for, so a server without a clock is built exactly as before.
+  const app = await buildApp({ config, db, market, storage, events, ...(clock ? { now } : {}) });
   await market?.start(app.log);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('the server did not report a TCP port');
-  return {
+  const server: E2eServer = {
     baseUrl: `http://127.0.0.1:${address.port}`,
-    db: testDb.db,
+    db,
     app,
     market,
+    events,
+    now,
     async close() {
       await app.close();
       await market?.stop();
-      await testDb.dispose();
+      if (!options.events) await events.close();
+      // A second node's pool is closed with the database by the first node (TestDb keeps every pool it opened).
+      if (!shared) await testDb.dispose();
       await rm(storageRoot, { recursive: true, force: true });
     },
   };
+  if (!shared) databases.set(server, testDb);
+  return server;
+}
+
+/** Another node on `first`'s database: `startServer({ ...options, sharedDb: first })`. */
+export function startSecondNode(first: E2eServer, options: Omit<StartServerOptions, 'sharedDb' | 'market'> = {}): Promise<E2eServer> {
+  return startServer({ ...options, sharedDb: first });
 }
 
 /** Registers a user through the API, as the app would, and returns the session. */

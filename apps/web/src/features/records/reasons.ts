@@ -16,6 +16,12 @@ export const reasonKeys = {
   'withdrawal.rejected': 'web.wallet.reason.withdrawalRejected',
   'withdrawal.failed': 'web.wallet.reason.withdrawalFailed',
   'withdrawal.cancelled': 'web.wallet.reason.withdrawalCancelled',
+  // Fiat P2P (issue 6): how an ad's escrow moved.
+  'p2p.release': 'web.p2p.reason.release',
+  'p2p.refund': 'web.p2p.reason.refund',
+  'p2p.order_cancelled': 'web.p2p.reason.orderCancelled',
+  'p2p.ad_reduced': 'web.p2p.reason.adReduced',
+  'p2p.ad_closed': 'web.p2p.reason.adClosed',
 } as const satisfies Record<string, MessageKey>;
 
 export type KnownReason = keyof typeof reasonKeys;
@@ -31,4 +37,5 @@ export const referenceKeys: Record<string, MessageKey> = {
   swap_quote: 'web.records.ref.swapQuote',
   withdrawal: 'web.wallet.ref.withdrawal',
   deposit: 'web.wallet.ref.deposit',
+  p2p_ad: 'web.p2p.ref.ad',
 };
