@@ -3,9 +3,17 @@ import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Card, LoadFailedNotice, Notice } from '../../shared/ui/components.tsx';
 import { useToast } from '../../shared/ui/toast.tsx';
 import { useNow } from '../../shared/ui/useNow.ts';
-import { ConfirmAction } from '../wallet/WalletParts.tsx';
 import { chatPath, isOrderInProgress, orderActions, orderPath } from './order-rules.ts';
-import { EscrowNotice, FiatAmount, OrderStatusBadge, OrderStatusMessage, P2pRefusalNotice, PaymentCountdown, UsdtAmount } from './P2pParts.tsx';
+import {
+  BuyerPaymentActions,
+  EscrowNotice,
+  FiatAmount,
+  OrderStatusBadge,
+  OrderStatusMessage,
+  P2pRefusalNotice,
+  PaymentCountdown,
+  UsdtAmount,
+} from './P2pParts.tsx';
 import { useOrder } from './useOrder.ts';
 import { useOrderStep } from './useOrderStep.ts';
 
@@ -122,27 +130,7 @@ export function BuyPay({ id }: { id: string }) {
       {(actions.markPaid || actions.cancel) && (
         <Card>
           <div className="wallet-actions">
-            {actions.markPaid && (
-              <ConfirmAction
-                label={t('web.p2p.order.markPaid')}
-                question={t('web.p2p.order.markPaidQuestion', { total: order.total, fiat: order.fiat })}
-                confirmLabel={t('web.p2p.order.markPaidConfirm')}
-                busy={step.busy === 'markPaid'}
-                variant="secondary"
-                onConfirm={() => void step.run({ kind: 'markPaid' })}
-                testId="pay-mark-paid"
-              />
-            )}
-            {actions.cancel && (
-              <ConfirmAction
-                label={t('web.p2p.order.cancel')}
-                question={t('web.p2p.order.cancelQuestion')}
-                confirmLabel={t('web.p2p.order.cancelConfirm')}
-                busy={step.busy === 'cancel'}
-                onConfirm={() => void step.run({ kind: 'cancel' })}
-                testId="pay-cancel"
-              />
-            )}
+            <BuyerPaymentActions order={order} actions={actions} step={step} testIds={{ markPaid: 'pay-mark-paid', cancel: 'pay-cancel' }} />
           </div>
         </Card>
       )}

@@ -7,11 +7,12 @@ import { Button, Card, LoadFailedNotice, Notice, TextField } from '../../shared/
 import { useToast } from '../../shared/ui/toast.tsx';
 import { useNow } from '../../shared/ui/useNow.ts';
 import { useCountdown } from '../auth/useCountdown.ts';
-import { ConfirmAction, Fact, Time } from '../wallet/WalletParts.tsx';
+import { Fact, Time } from '../wallet/WalletParts.tsx';
 import { appealOpensAtMs, isOrderInProgress, orderActions, orderPath, type P2pOrder, type P2pRole } from './order-rules.ts';
 import { OrderChat } from './OrderChat.tsx';
 import { describeP2pRefusal } from './p2p-refusal.ts';
 import {
+  BuyerPaymentActions,
   EscrowNotice,
   FiatAmount,
   OrderStatusBadge,
@@ -276,27 +277,7 @@ function OrderActionsCard({ order, now, step }: { order: P2pOrder; now: number; 
       )}
       {(actions.markPaid || actions.cancel) && (
         <div className="wallet-row-actions">
-          {actions.markPaid && (
-            <ConfirmAction
-              label={t('web.p2p.order.markPaid')}
-              question={t('web.p2p.order.markPaidQuestion', { total: order.total, fiat: order.fiat })}
-              confirmLabel={t('web.p2p.order.markPaidConfirm')}
-              busy={step.busy === 'markPaid'}
-              variant="secondary"
-              onConfirm={() => void step.run({ kind: 'markPaid' })}
-              testId="order-mark-paid"
-            />
-          )}
-          {actions.cancel && (
-            <ConfirmAction
-              label={t('web.p2p.order.cancel')}
-              question={t('web.p2p.order.cancelQuestion')}
-              confirmLabel={t('web.p2p.order.cancelConfirm')}
-              busy={step.busy === 'cancel'}
-              onConfirm={() => void step.run({ kind: 'cancel' })}
-              testId="order-cancel"
-            />
-          )}
+          <BuyerPaymentActions order={order} actions={actions} step={step} testIds={{ markPaid: 'order-mark-paid', cancel: 'order-cancel' }} />
         </div>
       )}
       {actions.cancel && <p className="field-hint">{t('web.p2p.order.cancelNote')}</p>}

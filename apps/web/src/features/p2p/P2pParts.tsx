@@ -6,10 +6,20 @@ import { intlLocale } from '../../shared/format/decimal.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Amount } from '../../shared/ui/Amount.tsx';
 import { Notice } from '../../shared/ui/components.tsx';
-import { useRefusalFormat } from '../wallet/WalletParts.tsx';
+import { ConfirmAction, useRefusalFormat } from '../wallet/WalletParts.tsx';
 import { FIAT_CODES } from './ad-form.ts';
-import { formatCountdown, orderStatusKeys, orderStatusMessageKey, orderStatusTone, type P2pOrder, type P2pOrderStatus, paymentRemainingMs } from './order-rules.ts';
+import {
+  formatCountdown,
+  type OrderActions,
+  orderStatusKeys,
+  orderStatusMessageKey,
+  orderStatusTone,
+  type P2pOrder,
+  type P2pOrderStatus,
+  paymentRemainingMs,
+} from './order-rules.ts';
 import { describeP2pRefusal } from './p2p-refusal.ts';
+import type { useOrderStep } from './useOrderStep.ts';
 import '../auth/auth.css';
 import './p2p.css';
 
@@ -243,3 +253,46 @@ export const contactKindKeys: Record<ContactKind, MessageKey> = {
   line: 'web.settings.contactKind.line',
   other: 'web.settings.contactKind.other',
 };
+
+/**
+ * The buyer's two steps before paying is confirmed: "I have paid" and cancel, each with its
+ * confirmation. The pay page and the order page show them under their own test-id prefix.
+ */
+export function BuyerPaymentActions({
+  order,
+  actions,
+  step,
+  testIds,
+}: {
+  order: P2pOrder;
+  actions: Pick<OrderActions, 'markPaid' | 'cancel'>;
+  step: ReturnType<typeof useOrderStep>;
+  testIds: { markPaid: string; cancel: string };
+}) {
+  const { t } = useI18n();
+  return (
+    <>
+      {actions.markPaid && (
+        <ConfirmAction
+          label={t('web.p2p.order.markPaid')}
+          question={t('web.p2p.order.markPaidQuestion', { total: order.total, fiat: order.fiat })}
+          confirmLabel={t('web.p2p.order.markPaidConfirm')}
+          busy={step.busy === 'markPaid'}
+          variant="secondary"
+          onConfirm={() => void step.run({ kind: 'markPaid' })}
+          testId={testIds.markPaid}
+        />
+      )}
+      {actions.cancel && (
+        <ConfirmAction
+          label={t('web.p2p.order.cancel')}
+          question={t('web.p2p.order.cancelQuestion')}
+          confirmLabel={t('web.p2p.order.cancelConfirm')}
+          busy={step.busy === 'cancel'}
+          onConfirm={() => void step.run({ kind: 'cancel' })}
+          testId={testIds.cancel}
+        />
+      )}
+    </>
+  );
+}
