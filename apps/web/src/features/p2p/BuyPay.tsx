@@ -1,9 +1,7 @@
 import { Link, Navigate } from 'react-router';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Card, LoadFailedNotice, Notice } from '../../shared/ui/components.tsx';
-import { useToast } from '../../shared/ui/toast.tsx';
-import { useNow } from '../../shared/ui/useNow.ts';
-import { chatPath, isOrderInProgress, orderActions, orderPath } from './order-rules.ts';
+import { chatPath, orderActions, orderPath } from './order-rules.ts';
 import {
   BuyerPaymentActions,
   EscrowNotice,
@@ -14,8 +12,7 @@ import {
   PaymentCountdown,
   UsdtAmount,
 } from './P2pParts.tsx';
-import { useOrder } from './useOrder.ts';
-import { useOrderStep } from './useOrderStep.ts';
+import { useOrderPage } from './useOrderPage.ts';
 
 /**
  * /trade/shopping/trading/buy_pay/{id}: what the buyer pays, to whom, and by when. The fiat goes
@@ -24,17 +21,7 @@ import { useOrderStep } from './useOrderStep.ts';
  */
 export function BuyPay({ id }: { id: string }) {
   const { t, tRich } = useI18n();
-  const toast = useToast();
-  const { order, problem, reload, replace } = useOrder(id);
-  const now = useNow(order !== null && isOrderInProgress(order.status), 1_000);
-  const step = useOrderStep({
-    orderId: id,
-    reload,
-    onDone: (answer) => {
-      replace(answer);
-      toast(t('web.p2p.order.updated'));
-    },
-  });
+  const { order, problem, reload, now, step } = useOrderPage(id);
 
   if (problem === 'notFound') {
     return (

@@ -4,8 +4,6 @@ import { Link, Navigate } from 'react-router';
 import { useApiQuery } from '../../shared/api/useApiQuery.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Button, Card, LoadFailedNotice, Notice, TextField } from '../../shared/ui/components.tsx';
-import { useToast } from '../../shared/ui/toast.tsx';
-import { useNow } from '../../shared/ui/useNow.ts';
 import { useCountdown } from '../auth/useCountdown.ts';
 import { Fact, Time } from '../wallet/WalletParts.tsx';
 import { appealOpensAtMs, isOrderInProgress, orderActions, orderPath, type P2pOrder, type P2pRole } from './order-rules.ts';
@@ -23,8 +21,8 @@ import {
   TextAreaField,
   UsdtAmount,
 } from './P2pParts.tsx';
-import { useOrder } from './useOrder.ts';
-import { useOrderStep } from './useOrderStep.ts';
+import { useOrderPage } from './useOrderPage.ts';
+import type { useOrderStep } from './useOrderStep.ts';
 
 const digitsOnly = (text: string) => text.replace(/\D/g, '').slice(0, 6);
 const REASON_MIN = 5;
@@ -299,17 +297,7 @@ function OrderActionsCard({ order, now, step }: { order: P2pOrder; now: number; 
  */
 export function OrderDetail({ id, side }: { id: string; side: P2pRole }) {
   const { t } = useI18n();
-  const toast = useToast();
-  const { order, problem, reload, replace } = useOrder(id);
-  const now = useNow(order !== null && isOrderInProgress(order.status), 1_000);
-  const step = useOrderStep({
-    orderId: id,
-    reload,
-    onDone: (answer) => {
-      replace(answer);
-      toast(t('web.p2p.order.updated'));
-    },
-  });
+  const { order, problem, reload, now, step } = useOrderPage(id);
 
   if (problem === 'notFound') {
     return (
