@@ -19,6 +19,8 @@ import { storageFromConfig } from './integrations/storage/storage-from-config.ts
 import type { Db } from './persistence/db.ts';
 import { ledgerBatcherFor } from './persistence/ledger-batcher.ts';
 import { buildOpenApiDocument, renderApiReference } from './http/openapi.ts';
+import { optionsAdminRoutes, optionsRoutes } from './http/routes/options.routes.ts';
+import { startOptionsSettler } from './use-cases/options/settle-option-orders.ts';
 import { registerRoute, type RouteHandler } from './http/route.ts';
 import { adminRoutes } from './http/routes/admin.routes.ts';
 import { assetsRoutes } from './http/routes/assets.routes.ts';
@@ -49,6 +51,8 @@ export const allRoutes: readonly RouteHandler[] = [
   ...walletAdminRoutes,
   ...p2pRoutes,
   ...p2pAdminRoutes,
+  ...optionsRoutes,
+  ...optionsAdminRoutes,
 ] as RouteHandler[];
 
 function sendError(reply: FastifyReply, error: AppError) {
@@ -79,6 +83,8 @@ export interface BuildAppOptions {
   demoDepositKeys?: Partial<Record<WalletNetwork, string>>;
   /** Run the on-chain deposit check every this many ms while the app is open (needs a chain gateway). */
   chainWatchIntervalMs?: number;
+  /** Run the contract settler every this many ms while the app is open (main.ts: OPTIONS_SETTLE_INTERVAL_MS; tests settle by hand). */
+  optionsSettleIntervalMs?: number;
   logger?: FastifyServerOptions['logger'];
   /** Test hook: extra routes (e.g. one that throws) registered like any other. */
   extraRoutes?: (app: FastifyInstance) => void;
@@ -156,6 +162,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (chain && options.chainWatchIntervalMs) {
     const watch = startChainDepositWatch(deps, chain, options.chainWatchIntervalMs);
     app.addHook('onClose', () => watch.stop());
+  }
+  if (options.optionsSettleIntervalMs) {
+    const settler = startOptionsSettler(deps, options.optionsSettleIntervalMs);
+    app.addHook('onClose', () => settler.stop());
   }
   // The push connection /ws. It opens on every app, with or without a MarketService: a user's
   // events must not depend on whether the process was built with a market (main.ts always passes

@@ -46,7 +46,16 @@ const demoDepositKeys =
     : {};
 // One bus for the app and the job runner, so events of jobs (an order expiring) reach users too.
 const events = eventBusFromConfig(config);
-const app = await buildApp({ config, db, market, storage, demoDepositKeys, events, chainWatchIntervalMs: config.CHAIN_CHECK_INTERVAL_MS });
+const app = await buildApp({
+  config,
+  db,
+  market,
+  storage,
+  demoDepositKeys,
+  events,
+  chainWatchIntervalMs: config.CHAIN_CHECK_INTERVAL_MS,
+  optionsSettleIntervalMs: config.OPTIONS_SETTLE_INTERVAL_MS,
+});
 if (keyWasGenerated) {
   app.log.warn(`generated an upload encryption key in ${config.DATA_DIR}; set UPLOAD_ENCRYPTION_KEY on any shared or production deployment`);
 }

@@ -17,3 +17,4 @@ export * from './withdrawals/rules.ts';
 export * from './withdrawals/review.ts';
 export * from './wallet/index.ts';
 export * from './p2p/order-machine.ts';
+export * from './options/contracts.ts';

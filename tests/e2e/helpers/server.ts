@@ -125,7 +125,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<E2e
           tailIntervalMs: 50,
         });
   // `now` only when asked for, so a server without a clock is built exactly as before.
-  const app = await buildApp({ config, db, market, storage, events, ...(clock ? { now } : {}) });
+  const app = await buildApp({ config, db, market, storage, events, optionsSettleIntervalMs: 200, ...(clock ? { now } : {}) });
   await market?.start(app.log);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();

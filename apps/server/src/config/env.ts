@@ -1,5 +1,14 @@
 import { walletChannelIds } from '@keel/contracts';
-import { checkAddress, checkExtendedPublicKey, defaultSimulatedMarkets, simulatedMarket, type WalletNetwork } from '@keel/domain';
+import {
+  checkAddress,
+  checkExtendedPublicKey,
+  DEFAULT_OPTION_PRODUCTS_TEXT,
+  defaultSimulatedMarkets,
+  OptionProductsError,
+  parseOptionProducts,
+  simulatedMarket,
+  type WalletNetwork,
+} from '@keel/domain';
 import { z } from 'zod';
 import { WalletConfigError, walletSettingsFrom } from '../use-cases/wallet/wallet-settings.ts';
 
@@ -186,6 +195,30 @@ const envSchema = z.object({
   CHAIN_CHECK_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
   /** An on-chain deposit whose transaction is still unknown, or short of confirmations, after this long is rejected with the reason. */
   CHAIN_DEPOSIT_GIVE_UP_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(24),
+
+  // Short-cycle contracts (issue 7, ADR 0017). Every number below is published on the trade screen.
+  /**
+   * Products, comma-separated `cycleSeconds/yieldPercent/minStake/maxStake`, `/off` appended to
+   * switch one off (its open orders still settle), e.g. `30/80/10/5000,60/82/10/10000/off`.
+   */
+  OPTIONS_PRODUCTS: z
+    .string()
+    .default(DEFAULT_OPTION_PRODUCTS_TEXT)
+    .transform((text, context) => {
+      try {
+        return parseOptionProducts(text);
+      } catch (error) {
+        if (!(error instanceof OptionProductsError)) throw error;
+        context.addIssue({ code: 'custom', message: error.message });
+        return z.NEVER;
+      }
+    }),
+  /** A closing tick observed later than this after expiry is no price at expiry: the order is void, the stake returned. */
+  OPTIONS_CLOSE_TICK_MAX_DELAY_MS: z.coerce.number().int().min(1_000).max(300_000).default(10_000),
+  /** Orders are refused while the last recorded tick of the market is older than this (no stale opening price). */
+  OPTIONS_OPEN_TICK_MAX_AGE_MS: z.coerce.number().int().min(500).max(60_000).default(5_000),
+  /** Time between two passes of the settler over due orders (every node runs it; SKIP LOCKED shares the work). */
+  OPTIONS_SETTLE_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(250),
 });
 
 export type Config = z.infer<typeof envSchema>;

@@ -293,7 +293,7 @@ function snapshot(current: ReadonlyMap<bigint, AccountBalance>, accountIds: read
   return balances;
 }
 
-interface LockedBatch {
+export interface LockedBatch {
   locked: Map<bigint, AccountBalance>;
   /** Entries already in the journal under the batch's idempotency keys. */
   journal: Map<string, { id: bigint; hash: string }>;
@@ -303,7 +303,7 @@ interface LockedBatch {
  * Locks the batch's accounts in ascending id order and reads its idempotency keys, in one round
  * trip (ledger_lock_batch: the key query runs after the locks are held, on a fresh snapshot).
  */
-async function lockBatch(tx: Queryable, accountIds: readonly bigint[], keys: readonly string[]): Promise<LockedBatch> {
+export async function lockBatch(tx: Queryable, accountIds: readonly bigint[], keys: readonly string[]): Promise<LockedBatch> {
   const rows = await tx.query<{
     id: bigint;
     asset: string | null;
@@ -398,7 +398,11 @@ async function postEntriesCombined(
 }
 
 /** Writes the accepted entries, their postings and the changed balances (ledger_write_batch); answers the entry ids in input order. */
-async function writeEntries(tx: Queryable, entries: readonly QueuedEntry[], balances: readonly AccountBalance[]): Promise<bigint[]> {
+export async function writeEntries(
+  tx: Queryable,
+  entries: readonly { input: EntryInput; hash: string }[],
+  balances: readonly AccountBalance[],
+): Promise<bigint[]> {
   const postingEntry: number[] = [];
   const postingAccount: string[] = [];
   const postingAsset: string[] = [];

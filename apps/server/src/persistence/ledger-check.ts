@@ -52,6 +52,24 @@ export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
          ON h.account_id = a.id
       WHERE a.frozen_minor <> coalesce(h.held, 0)`,
   );
+  // Contracts (issue 7): each open order's stake is an open hold of the same amount; a settled
+  // order's hold is closed by its settlement entry; and the options house account holds exactly
+  // the sum of what settled orders lost minus what they won (nothing else posts to it).
+  await check(
+    'contracts whose stake hold does not match their state',
+    `SELECT o.id, o.status, h.status AS hold_status
+       FROM option_orders o JOIN ledger_holds h ON h.id = o.hold_id
+      WHERE (o.status = 'open' AND (h.status <> 'open' OR h.amount_minor <> o.stake_minor))
+         OR (o.status <> 'open' AND (h.status = 'open' OR h.closed_entry_id IS DISTINCT FROM o.settle_entry_id))`,
+  );
+  await check(
+    'options house balance that differs from the settled contracts',
+    `SELECT a.id, a.available_minor::text AS balance, coalesce(s.result, 0)::text AS settled_result
+       FROM ledger_accounts a
+       LEFT JOIN (SELECT -sum(profit_minor) AS result FROM option_orders WHERE status <> 'open') s ON true
+      WHERE a.user_id IS NULL AND a.kind = 'options_house' AND a.label = '' AND a.asset = 'USDT'
+        AND a.available_minor <> coalesce(s.result, 0)`,
+  );
   const [counts] = await db.query<{ accounts: number; entries: number; postings: number; open_holds: number }>(
     `SELECT (SELECT count(*) FROM ledger_accounts)::int AS accounts, (SELECT count(*) FROM journal_entries)::int AS entries,
             (SELECT count(*) FROM postings)::int AS postings, (SELECT count(*) FROM ledger_holds WHERE status = 'open')::int AS open_holds`,

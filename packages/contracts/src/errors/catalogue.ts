@@ -151,6 +151,10 @@ export const errorCatalogue = {
   AD_NOT_AVAILABLE: { status: 409, msg: 'the ad is no longer available' },
   // Keel (spec section 4: "the sender may withdraw it only within 10 minutes"): fires after those 10 minutes, or for someone else's message.
   WITHDRAW_WINDOW_OVER: { status: 400, msg: 'a message can be withdrawn only within 10 minutes' },
+  // Keel (decisions page: "options and leverage need a one-time risk acknowledgement"): fires on a contract order before the user accepted the disclosure.
+  RISK_DISCLOSURE_REQUIRED: { status: 400, msg: 'risk disclosure not accepted' },
+  // Keel (issue 7: "trading can be switched off per product by configuration"): fires on an order for a product the operator switched off.
+  PRODUCT_CLOSED: { status: 400, msg: 'trading is closed for this product' },
 } as const satisfies Record<string, { status: number; msg: string }>;
 
 export type ErrorKey = keyof typeof errorCatalogue;

@@ -70,6 +70,15 @@ import {
   resolveP2pAppealContract,
   getStaffChatImageContract,
 } from './p2p/p2p.contracts.ts';
+import {
+  acceptOptionsDisclosureContract,
+  getOptionOrderContract,
+  getOptionsHouseContract,
+  getOptionsOverviewContract,
+  listOptionOrdersContract,
+  listStaffOptionOrdersContract,
+  placeOptionOrderContract,
+} from './options/options.contracts.ts';
 import { listMessagesContract, markMessagesReadContract, meContract, setLanguageContract, unreadContract } from './user/user.contracts.ts';
 import {
   bindContactContract,
@@ -101,6 +110,7 @@ export * from './swap/swap.contracts.ts';
 export * from './wallet/wallet.contracts.ts';
 export * from './wallet/wallet-admin.contracts.ts';
 export * from './p2p/p2p.contracts.ts';
+export * from './options/options.contracts.ts';
 export * from '../ws/market.events.ts';
 export * from '../ws/user.events.ts';
 
@@ -196,4 +206,11 @@ export const allContracts = [
   getStaffChatImageContract,
   listMessagesContract,
   markMessagesReadContract,
+  getOptionsOverviewContract,
+  acceptOptionsDisclosureContract,
+  placeOptionOrderContract,
+  listOptionOrdersContract,
+  getOptionOrderContract,
+  getOptionsHouseContract,
+  listStaffOptionOrdersContract,
 ] as const;

@@ -1,0 +1,151 @@
+import { AppError, OPTIONS_RISK_DISCLOSURE_VERSION, type OptionOrder, type OptionsOverview } from '@keel/contracts';
+import {
+  AmountError,
+  formatAmount,
+  LedgerError,
+  OPTIONS_ASSET,
+  OPTIONS_SCALE,
+  type OptionDirection,
+  parsePositiveAmount,
+  stakeProblem,
+  winPayoutMinor,
+} from '@keel/domain';
+import type { Deps } from '../../deps.ts';
+import type { Queryable } from '../../persistence/db.ts';
+import { placeHold } from '../../persistence/ledger-holds.store.ts';
+import { ensureUserAccount, toMinor } from '../../persistence/ledger.store.ts';
+import { publishToUser } from '../../realtime/publish.ts';
+import { verificationStatesOf } from '../verification/submit-verification.ts';
+import { findOptionOrder, yieldPercentOf } from './option-views.ts';
+
+const usdt = (minor: bigint) => formatAmount(minor, OPTIONS_SCALE);
+
+async function disclosureAcceptedAt(db: Queryable, userId: bigint): Promise<Date | null> {
+  const [row] = await db.query<{ accepted_at: Date }>('SELECT accepted_at FROM option_risk_disclosures WHERE user_id = $1 AND version = $2', [
+    userId,
+    OPTIONS_RISK_DISCLOSURE_VERSION,
+  ]);
+  return row?.accepted_at ?? null;
+}
+
+/** What the trade screen needs before an order: products, markets, the rule's numbers, the user's state. */
+export async function optionsOverview(deps: Deps, userId: bigint): Promise<OptionsOverview> {
+  const [account] = await deps.db.query<{ available_minor: string; frozen_minor: string }>(
+    `SELECT available_minor::text AS available_minor, frozen_minor::text AS frozen_minor FROM ledger_accounts
+     WHERE user_id = $1 AND kind = 'options' AND asset = $2`,
+    [userId, OPTIONS_ASSET],
+  );
+  const acceptedAt = await disclosureAcceptedAt(deps.db, userId);
+  const tier = (await verificationStatesOf(deps.db, userId)).tier;
+  return {
+    asset: 'USDT',
+    products: deps.config.OPTIONS_PRODUCTS.map((product) => ({
+      cycleSeconds: product.cycleSeconds,
+      yieldPercent: yieldPercentOf(product.yieldBps),
+      yieldBps: product.yieldBps,
+      minStake: usdt(product.minStakeMinor),
+      maxStake: usdt(product.maxStakeMinor),
+      enabled: product.enabled,
+    })),
+    symbols: [...deps.config.MARKET_SYMBOLS],
+    rule: { closeTickMaxDelayMs: deps.config.OPTIONS_CLOSE_TICK_MAX_DELAY_MS, openTickMaxAgeMs: deps.config.OPTIONS_OPEN_TICK_MAX_AGE_MS },
+    disclosure: { version: OPTIONS_RISK_DISCLOSURE_VERSION, acceptedAt: acceptedAt?.toISOString() ?? null },
+    identityVerified: tier > 0,
+    balance: {
+      available: usdt(account ? toMinor(account.available_minor) : 0n),
+      frozen: usdt(account ? toMinor(account.frozen_minor) : 0n),
+    },
+  };
+}
+
+/** Records the acceptance of the current disclosure text; accepting again answers the first acceptance. */
+export async function acceptOptionsDisclosure(deps: Deps, userId: bigint, version: number) {
+  // Accepting a text the user was not shown (an old or a future version) means nothing.
+  if (version !== OPTIONS_RISK_DISCLOSURE_VERSION) throw new AppError('PARAMETER_ERROR', { field: 'version', expected: OPTIONS_RISK_DISCLOSURE_VERSION });
+  await deps.db.query(
+    'INSERT INTO option_risk_disclosures (user_id, version, accepted_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+    [userId, version, deps.now()],
+  );
+  const acceptedAt = await disclosureAcceptedAt(deps.db, userId);
+  return { version, acceptedAt: acceptedAt!.toISOString() };
+}
+
+/**
+ * Opens a contract. Checks, in order: identity verification, the accepted disclosure, the product
+ * (a configured cycle that is switched on) and the market, the stake (format, then the product's
+ * range), a fresh recorded tick. Then one transaction: the stake frozen as a ledger hold on the
+ * options account (the account row lock serialises a user's concurrent orders, so they can never
+ * together freeze more than the balance), and the order row with the opening tick copied into it.
+ * Settlement is the settler's (settle-option-orders.ts); nothing else ever changes the order.
+ */
+export async function placeOptionOrder(
+  deps: Deps,
+  userId: bigint,
+  input: { symbol: string; direction: OptionDirection; cycleSeconds: number; amount: string },
+): Promise<OptionOrder> {
+  if ((await verificationStatesOf(deps.db, userId)).tier === 0) throw new AppError('IDENTITY_VERIFICATION_REQUIRED');
+  if (!(await disclosureAcceptedAt(deps.db, userId))) throw new AppError('RISK_DISCLOSURE_REQUIRED', { version: OPTIONS_RISK_DISCLOSURE_VERSION });
+  const product = deps.config.OPTIONS_PRODUCTS.find((candidate) => candidate.cycleSeconds === input.cycleSeconds);
+  if (!product || !deps.config.MARKET_SYMBOLS.includes(input.symbol)) throw new AppError('PRODUCT_NOT_FOUND');
+  if (!product.enabled) throw new AppError('PRODUCT_CLOSED', { cycleSeconds: product.cycleSeconds });
+  let stakeMinor: bigint;
+  try {
+    stakeMinor = parsePositiveAmount(input.amount, OPTIONS_SCALE);
+  } catch (error) {
+    if (error instanceof AmountError) throw new AppError('WRONG_AMOUNT', { problem: error.problem, scale: OPTIONS_SCALE });
+    throw error;
+  }
+  const problem = stakeProblem(product, stakeMinor);
+  if (problem) throw new AppError('AMOUNT_OUT_OF_RANGE', { problem, min: usdt(product.minStakeMinor), max: usdt(product.maxStakeMinor) });
+
+  const now = deps.now();
+  const placedAtMs = now.getTime();
+  const openTick = deps.market.latest(input.symbol);
+  if (!openTick || placedAtMs - openTick.atMs > deps.config.OPTIONS_OPEN_TICK_MAX_AGE_MS) {
+    throw new AppError('PRICE_UNAVAILABLE', { symbol: input.symbol });
+  }
+  const expiresAtMs = placedAtMs + product.cycleSeconds * 1000;
+  let orderId: bigint;
+  try {
+    orderId = await deps.db.transaction(async (tx) => {
+      const accountId = await ensureUserAccount(tx, userId, 'options', OPTIONS_ASSET);
+      const [{ id }] = (await tx.query<{ id: bigint }>(`SELECT nextval(pg_get_serial_sequence('option_orders', 'id')) AS id`)) as [{ id: bigint }];
+      const { holdId } = await placeHold(tx, { accountId, amountMinor: stakeMinor, referenceType: 'option_order', referenceId: id.toString(), at: now });
+      const [hold] = await tx.query<{ placed_entry_id: bigint }>('SELECT placed_entry_id FROM ledger_holds WHERE id = $1', [holdId]);
+      // The number a person quotes: C, the UTC day, the id.
+      const orderNo = `C${now.toISOString().slice(0, 10).replaceAll('-', '')}${id.toString().padStart(8, '0')}`;
+      await tx.query(
+        `INSERT INTO option_orders (id, order_no, user_id, account_id, symbol, direction, cycle_seconds, yield_bps, stake_minor,
+           expected_profit_minor, hold_id, place_entry_id, placed_at_ms, expires_at_ms, open_tick_id, open_price, open_tick_at_ms, open_tick_source)
+         OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
+        [
+          id,
+          orderNo,
+          userId,
+          accountId,
+          input.symbol,
+          input.direction,
+          product.cycleSeconds,
+          product.yieldBps,
+          stakeMinor.toString(),
+          winPayoutMinor(stakeMinor, product.yieldBps).toString(),
+          holdId,
+          hold!.placed_entry_id,
+          placedAtMs,
+          expiresAtMs,
+          openTick.tickId,
+          openTick.price,
+          openTick.atMs,
+          openTick.source,
+        ],
+      );
+      return id;
+    });
+  } catch (error) {
+    if (error instanceof LedgerError && error.problem.kind === 'insufficient_balance') throw new AppError('INSUFFICIENT_BALANCE');
+    throw error;
+  }
+  const view = await findOptionOrder(deps.db, userId, orderId);
+  await publishToUser(deps, userId, { kind: 'options.order', orderId: view.id, status: view.status });
+  return view;
+}
