@@ -1,0 +1,178 @@
+import { allContracts, type Contract } from '@keel/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { settleDueOptionOrders } from '../../../src/use-cases/options/settle-option-orders.ts';
+import { createStaff, createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { call } from '../../helpers/wallet.ts';
+import { optionsTrader } from './options-helpers.ts';
+
+// Issue 7 and decisions page §1.2: "No staff endpoint can set, edit or override a trade's result,
+// a price, or a tick." This file proves it for every route the server actually registers, three
+// ways: (1) every registered /home/admin route is a staff contract, and every staff contract that
+// changes anything is on this reviewed list — a new one fails here until someone has looked at it;
+// (2) no staff call takes an input named like a price, a tick or a result; (3) every staff route,
+// called by a member holding every role with ids of real orders, ticks and users and a body full
+// of prices, ticks and results, leaves the recorded ticks, the contracts and the contract accounts
+// exactly as they were.
+
+/** Staff calls that change something, reviewed: none of them touches prices, ticks or contract results. */
+const REVIEWED_STAFF_WRITES = [
+  'POST /home/admin/auth/login', // a staff session
+  'POST /home/admin/auth/logout',
+  'PUT /home/admin/users/:userId/status', // suspend, ban, forbid withdrawals (audited)
+  'POST /home/admin/verifications/:submissionId/decision', // identity review
+  'POST /home/admin/deposits/:depositId/decision', // credits exactly the reported deposit, maker-checker
+  'POST /home/admin/withdrawals/:withdrawalId/decision',
+  'POST /home/admin/withdrawals/:withdrawalId/complete',
+  'POST /home/admin/withdrawals/:withdrawalId/fail',
+  'POST /home/admin/p2p/appeals/:orderId/resolve', // release or refund a P2P escrow, with a note
+];
+
+/**
+ * Reviewed inputs whose names look like an outcome but are not a trade's: the resolution of a P2P
+ * appeal (release the escrow to the buyer or refund the seller), decided by support staff on the
+ * evidence of the chat and payment — there is no market price in a P2P order.
+ */
+const REVIEWED_OUTCOME_LIKE_INPUTS: Record<string, string[]> = {
+  'POST /home/admin/p2p/appeals/:orderId/resolve': ['outcome'],
+};
+
+/** Input names that would let a caller say what a price, a tick or a result is. */
+const OUTCOME_FIELD = /price|tick|result|outcome|profit|payout|yield|settle|candle|close|open|rate/i;
+
+/** Every route Fastify registered, as "METHOD /path", read from its route tree. */
+function registeredRoutes(tree: string): string[] {
+  const routes: string[] = [];
+  const stack: string[] = [];
+  for (const line of tree.split('\n')) {
+    const match = /^([│ ]*)[├└]── (\S+)(?: \(([^)]*)\))?/.exec(line.replaceAll('\u00a0', ' '));
+    if (!match) continue;
+    const depth = match[1]!.length / 4;
+    stack.length = depth;
+    stack.push(match[2]!);
+    for (const method of (match[3] ?? '').split(',').map((item) => item.trim()).filter(Boolean)) {
+      if (method !== 'HEAD') routes.push(`${method} ${stack.join('')}`);
+    }
+  }
+  return routes;
+}
+
+/** Field names of a zod object schema, nested objects and arrays included. */
+function fieldNames(schema: z.ZodType | undefined): string[] {
+  if (!schema) return [];
+  const names: string[] = [];
+  const visit = (node: z.ZodType) => {
+    if (node instanceof z.ZodObject) {
+      for (const [name, child] of Object.entries(node.shape as Record<string, z.ZodType>)) {
+        names.push(name);
+        visit(child);
+      }
+    } else if (node instanceof z.ZodOptional || node instanceof z.ZodNullable || node instanceof z.ZodDefault) {
+      visit(node.unwrap() as z.ZodType);
+    } else if (node instanceof z.ZodArray) {
+      visit(node.element as z.ZodType);
+    } else if (node instanceof z.ZodPipe) {
+      visit(node.in as z.ZodType);
+    } else if (node instanceof z.ZodUnion) {
+      for (const option of node.options as z.ZodType[]) visit(option);
+    }
+  };
+  visit(schema);
+  return names;
+}
+
+const staffContracts = (allContracts as readonly Contract[]).filter((contract) => contract.caller === 'staff');
+const key = (contract: Contract) => `${contract.method} ${contract.path}`;
+
+let t: TestApp;
+let nowMs = Date.UTC(2026, 10, 22, 12, 0, 0);
+
+beforeAll(async () => {
+  t = await createTestApp({}, { market: true, now: () => new Date(nowMs) });
+});
+afterAll(() => t?.close());
+
+describe('staff routes and contract outcomes', () => {
+  it('every registered admin route is a staff contract, and every staff write is reviewed', () => {
+    const registered = registeredRoutes(t.app.printRoutes({ commonPrefix: false }));
+    expect(registered.length).toBeGreaterThan(50);
+    const adminRoutes = registered.filter((route) => route.split(' ')[1]!.startsWith('/home/admin'));
+    expect(adminRoutes.sort()).toEqual(staffContracts.map(key).concat(['POST /home/admin/auth/login']).sort());
+    // Every staff contract is registered (none is served under another prefix).
+    for (const contract of staffContracts) expect(registered).toContain(key(contract));
+    const writes = staffContracts.filter((contract) => contract.method !== 'GET').map(key);
+    expect(writes.sort()).toEqual(REVIEWED_STAFF_WRITES.filter((route) => route !== 'POST /home/admin/auth/login').sort());
+  });
+
+  it('no staff call takes a price, a tick or a result as input', () => {
+    for (const contract of staffContracts) {
+      const names = [...fieldNames(contract.body as z.ZodType | undefined), ...fieldNames(contract.query as z.ZodType | undefined), ...fieldNames(contract.params as z.ZodType | undefined)];
+      expect(names.filter((name) => OUTCOME_FIELD.test(name)), key(contract)).toEqual(REVIEWED_OUTCOME_LIKE_INPUTS[key(contract)] ?? []);
+    }
+    // The options staff calls are reads.
+    expect(staffContracts.filter((contract) => contract.path.includes('/options')).map((contract) => contract.method)).toEqual(['GET', 'GET']);
+  });
+
+  it('no staff route, called with every role and outcome-shaped input, changes a tick, a contract or a contract balance', async () => {
+    const user = await optionsTrader(t.app, t.db, 'optstaffproof1');
+    const [opening] = await t.market!.record([{ symbol: 'BTC/USDT', price: '50000', atMs: nowMs }]);
+    const settledOrder = await call(t.app, 'POST', '/home/options/orders', user.token, { symbol: 'BTC/USDT', direction: 'up', cycleSeconds: 30, amount: '100' });
+    nowMs = settledOrder.data.expiresAtMs;
+    const [closing] = await t.market!.record([{ symbol: 'BTC/USDT', price: '49000', atMs: nowMs }]);
+    nowMs += 1;
+    await settleDueOptionOrders({ db: t.db, now: () => new Date(nowMs), config: t.config });
+    const openOrder = await call(t.app, 'POST', '/home/options/orders', user.token, { symbol: 'BTC/USDT', direction: 'down', cycleSeconds: 60, amount: '10' });
+    expect(openOrder.code).toBe(200);
+
+    const snapshot = async () => ({
+      ticks: await t.db.query('SELECT id, symbol, price::text, observed_at_ms, source FROM market_ticks ORDER BY id'),
+      candles: await t.db.query('SELECT * FROM market_candles ORDER BY symbol, interval, open_time_ms'),
+      orders: await t.db.query('SELECT * FROM option_orders ORDER BY id'),
+      accounts: await t.db.query(
+        `SELECT id, available_minor::text, frozen_minor::text FROM ledger_accounts WHERE kind IN ('options', 'options_house') ORDER BY id`,
+      ),
+      settlements: await t.db.query(`SELECT id FROM journal_entries WHERE reason = 'options.settle' OR reference_type = 'option_order' ORDER BY id`),
+    });
+    const before = await snapshot();
+    expect(before.orders).toHaveLength(2);
+
+    const roles = ['admin', 'compliance', 'finance', 'support', 'content', 'merchant'];
+    const ids = [settledOrder.data.id, openOrder.data.id, user.userId, opening!.tickId.toString(), closing!.tickId.toString()];
+    const outcomeBody = {
+      price: '1',
+      openPrice: '1',
+      closePrice: '99999999',
+      tickId: closing!.tickId.toString(),
+      closeTickId: opening!.tickId.toString(),
+      result: 'won',
+      status: 'won',
+      outcome: 'won',
+      profit: '1000000',
+      actualProfit: '1000000',
+      decision: 'approve',
+      resolution: 'release',
+      note: 'staff attempt',
+      reason: 'staff attempt',
+      txHash: `0x${'ab'.repeat(32)}`,
+    };
+    let answered = 0;
+    for (const contract of staffContracts) {
+      for (const id of ids) {
+        // A fresh session each time: logout is one of the routes.
+        const token = await createStaff(t.app, t.db, `proof${contract.id.replaceAll('.', '')}${answered}`.slice(0, 32), roles);
+        const url = contract.path.replaceAll(/:[A-Za-z]+/g, id);
+        const query = new URLSearchParams(Object.entries(outcomeBody).map(([name, value]) => [name, String(value)])).toString();
+        const response = await t.app.inject({
+          method: contract.method,
+          url: contract.method === 'GET' ? `${url}?${query}` : url,
+          headers: { authorization: token, 'idempotency-key': `proof-${answered}-key` },
+          ...(contract.method === 'GET' ? {} : { payload: outcomeBody }),
+        });
+        expect(response.statusCode, `${key(contract)} with ${id}`).toBeLessThan(500);
+        answered += 1;
+      }
+    }
+    expect(answered).toBe(staffContracts.length * ids.length);
+    expect(await snapshot()).toEqual(before);
+  });
+});
