@@ -21,7 +21,10 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 let names = 0;
-const trader = (amount = '1000') => optionsTrader(t.app, t.db, `opt${(names += 1)}trader`, amount);
+const trader = (amount = '1000') => {
+  names += 1;
+  return optionsTrader(t.app, t.db, `opt${names}trader`, amount);
+};
 const tick = (symbol: string, price: string, atMs = nowMs) => t.market!.record([{ symbol, price, atMs }]);
 const place = (token: string, body: Record<string, unknown>) => call(t.app, 'POST', '/home/options/orders', token, { symbol: BTC, direction: 'up', cycleSeconds: 30, amount: '100', ...body });
 const settle = () => settleDueOptionOrders({ db: t.db, now: () => new Date(nowMs), config: t.config });

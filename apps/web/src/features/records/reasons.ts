@@ -1,8 +1,8 @@
 import type { MessageKey } from '@keel/locales';
 
 /**
- * The reason codes the ledger writes today, with their labels. Codes of later features (options
- * settlement…) show as their code until they get a label here.
+ * The reason codes the ledger writes today, with their labels. Codes of later features show as
+ * their code until they get a label here.
  */
 export const reasonKeys = {
   'transfer.internal': 'web.records.reason.transferInternal',
@@ -22,6 +22,8 @@ export const reasonKeys = {
   'p2p.order_cancelled': 'web.p2p.reason.orderCancelled',
   'p2p.ad_reduced': 'web.p2p.reason.adReduced',
   'p2p.ad_closed': 'web.p2p.reason.adClosed',
+  // Contracts (issue 7): the stake is frozen by 'hold.place'; this is the settlement.
+  'options.settle': 'web.options.reason.settle',
 } as const satisfies Record<string, MessageKey>;
 
 export type KnownReason = keyof typeof reasonKeys;
@@ -38,4 +40,5 @@ export const referenceKeys: Record<string, MessageKey> = {
   withdrawal: 'web.wallet.ref.withdrawal',
   deposit: 'web.wallet.ref.deposit',
   p2p_ad: 'web.p2p.ref.ad',
+  option_order: 'web.options.ref.order',
 };
