@@ -33,12 +33,20 @@ export interface OptionOrderRow {
   settled_at_ms: bigint | null;
 }
 
-/** Prices as text with their 8 decimals (numeric(38,8)::text), the way ticks are served everywhere. */
-export const OPTION_ORDER_COLUMNS = `id, order_no, user_id, account_id, symbol, direction, cycle_seconds, yield_bps,
-  stake_minor::text AS stake_minor, expected_profit_minor::text AS expected_profit_minor, hold_id, place_entry_id,
-  placed_at_ms, expires_at_ms, open_tick_id, open_price::text AS open_price, open_tick_at_ms, open_tick_source, status,
-  close_tick_id, close_price::text AS close_price, close_tick_at_ms, close_tick_source, profit_minor::text AS profit_minor,
-  settle_entry_id, settled_at_ms`;
+/**
+ * The columns of an order row, each qualified by `alias` when given; money and prices as text
+ * (prices keep their 8 decimals, numeric(38,8)::text, the way ticks are served everywhere).
+ */
+export function optionOrderColumns(alias = ''): string {
+  const of = alias ? `${alias}.` : '';
+  const plain = ['id', 'order_no', 'user_id', 'account_id', 'symbol', 'direction', 'cycle_seconds', 'yield_bps', 'hold_id', 'place_entry_id',
+    'placed_at_ms', 'expires_at_ms', 'open_tick_id', 'open_tick_at_ms', 'open_tick_source', 'status', 'close_tick_id', 'close_tick_at_ms',
+    'close_tick_source', 'settle_entry_id', 'settled_at_ms'];
+  const asText = ['stake_minor', 'expected_profit_minor', 'open_price', 'close_price', 'profit_minor'];
+  return [...plain.map((column) => `${of}${column}`), ...asText.map((column) => `${of}${column}::text AS ${column}`)].join(', ');
+}
+
+export const OPTION_ORDER_COLUMNS = optionOrderColumns();
 
 const usdt = (minor: bigint) => formatAmount(minor, OPTIONS_SCALE);
 /** 8000 bps → "80.00". */

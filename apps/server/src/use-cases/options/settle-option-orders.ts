@@ -7,11 +7,10 @@ import {
   settlementPostings,
 } from '@keel/domain';
 import type { Deps } from '../../deps.ts';
-import type { Queryable } from '../../persistence/db.ts';
 import { postEntriesTogether } from '../../persistence/ledger-bulk.store.ts';
 import { ensurePlatformAccount, type EntryInput, toMinor } from '../../persistence/ledger.store.ts';
 import { publishToUser } from '../../realtime/publish.ts';
-import { OPTION_ORDER_COLUMNS, type OptionOrderRow } from './option-views.ts';
+import { type OptionOrderRow, optionOrderColumns } from './option-views.ts';
 
 /** Orders settled per transaction at most: bounds statement sizes and how long the locks are held. */
 export const SETTLE_BATCH_SIZE = 1_000;
@@ -28,36 +27,12 @@ export interface SettledOrder {
   status: OptionSettledStatus;
 }
 
-interface CloseTickRow {
-  n: string;
-  id: bigint;
-  price: string;
-  observed_at_ms: bigint;
-  source: string;
-}
-
-/**
- * The closing tick of each (market, expiry, opening tick): the first tick recorded — lowest id,
- * and ids follow commit order (market-ticks.store.ts) — after the opening tick whose observed time
- * is at or after expiry. Once such a tick exists no later-recorded tick can come before it, so the
- * answer never changes. One statement for the whole batch.
- */
-async function findCloseTicks(tx: Queryable, orders: readonly OptionOrderRow[]): Promise<Map<string, CloseTickRow>> {
-  const keyOf = (order: OptionOrderRow) => `${order.symbol}|${order.expires_at_ms}|${order.open_tick_id}`;
-  const keys = [...new Map(orders.map((order) => [keyOf(order), order])).values()];
-  const rows = await tx.query<CloseTickRow>(
-    `SELECT k.n::text AS n, t.id, t.price::text AS price, t.observed_at_ms, t.source
-     FROM unnest($1::text[], $2::bigint[], $3::bigint[]) WITH ORDINALITY AS k(symbol, expires_at_ms, open_tick_id, n)
-     CROSS JOIN LATERAL (
-       SELECT m.id, m.price, m.observed_at_ms, m.source FROM market_ticks m
-       WHERE m.symbol = k.symbol AND m.observed_at_ms >= k.expires_at_ms AND m.id > k.open_tick_id
-       ORDER BY m.id LIMIT 1
-     ) t`,
-    [keys.map((order) => order.symbol), keys.map((order) => order.expires_at_ms.toString()), keys.map((order) => order.open_tick_id.toString())],
-  );
-  const found = new Map<string, CloseTickRow>();
-  for (const row of rows) found.set(keyOf(keys[Number(row.n) - 1]!), row);
-  return new Map(orders.map((order) => [order.id.toString(), found.get(keyOf(order))]).filter((pair): pair is [string, CloseTickRow] => pair[1] !== undefined));
+/** A due order with its closing tick, when one is recorded (c_*: null otherwise). */
+interface DueOrderRow extends OptionOrderRow {
+  c_id: bigint | null;
+  c_price: string | null;
+  c_observed_at_ms: bigint | null;
+  c_source: string | null;
 }
 
 /**
@@ -75,24 +50,31 @@ export async function settleDueOptionOrders(deps: Pick<Deps, 'db' | 'now' | 'con
     const now = deps.now();
     const nowMs = now.getTime();
     const limits = { maxCloseDelayMs: deps.config.OPTIONS_CLOSE_TICK_MAX_DELAY_MS, recordingLagMs: RECORDING_LAG_MS };
-    // Only orders that can be settled now: a closing tick is recorded, or the wait for one is
-    // over. Orders still waiting are not claimed, so a market whose feed stalls cannot fill the
-    // batch and hold up the others.
-    const due = await tx.query<OptionOrderRow>(
-      `SELECT ${OPTION_ORDER_COLUMNS} FROM option_orders o WHERE status = 'open' AND expires_at_ms <= $1
-         AND (expires_at_ms <= $3 OR EXISTS (
-           SELECT 1 FROM market_ticks m WHERE m.symbol = o.symbol AND m.observed_at_ms >= o.expires_at_ms AND m.id > o.open_tick_id))
-       ORDER BY expires_at_ms, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+    // Claims due orders with their closing tick: the first tick recorded — lowest id, and ids
+    // follow commit order (market-ticks.store.ts) — after the opening tick whose observed time is
+    // at or after expiry. Once such a tick exists no later-recorded tick can come before it, so the
+    // answer never changes. Only orders that can be settled now are claimed (a closing tick is
+    // recorded, or the wait for one is over), so a market whose feed stalls cannot fill the batch.
+    const due = await tx.query<DueOrderRow>(
+      `SELECT ${optionOrderColumns('o')},
+              c.id AS c_id, c.price::text AS c_price, c.observed_at_ms AS c_observed_at_ms, c.source AS c_source
+       FROM option_orders o
+       LEFT JOIN LATERAL (
+         SELECT m.id, m.price, m.observed_at_ms, m.source FROM market_ticks m
+         WHERE m.symbol = o.symbol AND m.observed_at_ms >= o.expires_at_ms AND m.id > o.open_tick_id
+         ORDER BY m.id LIMIT 1
+       ) c ON true
+       WHERE o.status = 'open' AND o.expires_at_ms <= $1 AND (o.expires_at_ms <= $3 OR c.id IS NOT NULL)
+       ORDER BY o.expires_at_ms, o.id LIMIT $2 FOR UPDATE OF o SKIP LOCKED`,
       [nowMs, limit, nowMs - limits.maxCloseDelayMs - limits.recordingLagMs],
     );
     if (due.length === 0) return [];
-    const closeTicks = await findCloseTicks(tx, due);
     const houseAccountId = await ensurePlatformAccount(tx, 'options_house', OPTIONS_ASSET, { allowNegative: true });
 
     const decided: { order: OptionOrderRow; status: OptionSettledStatus; closeTick: (SettlementTick & { price: string; source: string }) | null; profitMinor: bigint }[] = [];
     for (const order of due) {
-      const row = closeTicks.get(order.id.toString());
-      const closeTick = row ? { tickId: row.id, priceMinor: parsePriceMinor(row.price), atMs: Number(row.observed_at_ms) } : undefined;
+      const closeTick =
+        order.c_id === null ? undefined : { tickId: order.c_id, priceMinor: parsePriceMinor(order.c_price!), atMs: Number(order.c_observed_at_ms) };
       const decision = decideSettlement(
         {
           direction: order.direction,
@@ -109,7 +91,7 @@ export async function settleDueOptionOrders(deps: Pick<Deps, 'db' | 'now' | 'con
       decided.push({
         order,
         status: decision.status,
-        closeTick: decision.closeTick && row ? { ...decision.closeTick, price: row.price, source: row.source } : null,
+        closeTick: decision.closeTick ? { ...decision.closeTick, price: order.c_price!, source: order.c_source! } : null,
         profitMinor: decision.profitMinor,
       });
     }
