@@ -1,8 +1,10 @@
 import {
+  getOptionsHouseContract,
   listAuditContract,
   listNotificationsContract,
   listP2pAppealsContract,
   listStaffDepositsContract,
+  listStaffOptionOrdersContract,
   listStaffWithdrawalsContract,
   listVerificationsContract,
   staffLogoutContract,
@@ -15,6 +17,7 @@ import { AuditPage } from '../features/audit/AuditPage.tsx';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { DepositsPage } from '../features/finance/DepositsPage.tsx';
 import { WithdrawalsPage } from '../features/finance/WithdrawalsPage.tsx';
+import { OptionsPage } from '../features/options/OptionsPage.tsx';
 import { OutboxPage } from '../features/outbox/OutboxPage.tsx';
 import { UsersPage } from '../features/users/UsersPage.tsx';
 import { VerificationsPage } from '../features/verifications/VerificationsPage.tsx';
@@ -23,7 +26,7 @@ import { useI18n } from '../shared/i18n.tsx';
 import { LanguageSelect } from '../shared/LanguageSelect.tsx';
 
 type Staff = { id: string; username: string; roles: StaffRole[] };
-type View = 'users' | 'audit' | 'verifications' | 'outbox' | 'deposits' | 'withdrawals' | 'appeals';
+type View = 'users' | 'audit' | 'verifications' | 'outbox' | 'deposits' | 'withdrawals' | 'appeals' | 'options';
 
 const allowed = (roles: readonly StaffRole[], contract: { staffRoles?: readonly string[] }) =>
   roles.some((role) => (contract.staffRoles ?? []).includes(role));
@@ -61,6 +64,10 @@ export function App() {
   const canReviewWithdrawals = allowed(staff.roles, listStaffWithdrawalsContract);
   // P2P appeals (roles admin and support): the frozen escrow of an appealed order.
   const canResolveAppeals = allowed(staff.roles, listP2pAppealsContract);
+  // Contracts, read only: the house's profit and loss (admin, finance) and every user's orders (admin, finance, support).
+  const canReadOptionsHouse = allowed(staff.roles, getOptionsHouseContract);
+  const canReadOptionOrders = allowed(staff.roles, listStaffOptionOrdersContract);
+  const canReadOptions = canReadOptionsHouse || canReadOptionOrders;
   async function logout() {
     await api(staffLogoutContract).catch(() => {});
     staffToken.clear();
@@ -105,6 +112,11 @@ export function App() {
               {t('admin.appeals.nav')}
             </button>
           )}
+          {canReadOptions && (
+            <button type="button" className={view === 'options' ? 'tab active' : 'tab'} onClick={() => setView('options')}>
+              {t('admin.options.nav')}
+            </button>
+          )}
         </nav>
         <span className="who">
           {staff.username} · {staff.roles.map((role) => t(`admin.role.${role}`)).join(', ')}
@@ -122,6 +134,7 @@ export function App() {
         {view === 'deposits' && canReviewDeposits && <DepositsPage staff={staff} />}
         {view === 'withdrawals' && canReviewWithdrawals && <WithdrawalsPage staff={staff} />}
         {view === 'appeals' && canResolveAppeals && <AppealsPage />}
+        {view === 'options' && canReadOptions && <OptionsPage showHouse={canReadOptionsHouse} showOrders={canReadOptionOrders} />}
       </main>
     </div>
   );
