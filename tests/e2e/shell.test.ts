@@ -120,10 +120,15 @@ describe('registration and the tab shell', () => {
   it('shows the trade tab for /trade_{id}', async () => {
     const user = await registerUser(server.baseUrl, uniqueUsername('tradeid'));
     context = await newPhoneContext(browser, server.baseUrl);
-    const page = await openLoggedIn(context, user, '/trade_123');
+    // {id} names a listed market (issue 7): the symbol without its slash.
+    const page = await openLoggedIn(context, user, '/trade_ETHUSDT');
     await expect.poll(() => page.locator('h1').first().textContent()).toBe('Trade');
     expect(await page.getByTestId('tab-trade').getAttribute('aria-current')).toBe('page');
-    expect(new URL(page.url()).pathname).toBe('/trade_123');
+    expect(new URL(page.url()).pathname).toBe('/trade_ETHUSDT');
+    // An id that names no market is not found, still in the trade tab.
+    await page.goto('/trade_123');
+    await page.getByTestId('not-found-page').waitFor();
+    expect(await page.getByTestId('tab-trade').getAttribute('aria-current')).toBe('page');
   });
 
   it('sends a logged-out visitor of /trade_{id} to login', async () => {

@@ -20,6 +20,9 @@ import { findOptionOrder, yieldPercentOf } from './option-views.ts';
 
 const usdt = (minor: bigint) => formatAmount(minor, OPTIONS_SCALE);
 
+/** How far a price source's clock may run ahead of the server's before its ticks are not used to open. */
+export const OPEN_TICK_MAX_LEAD_MS = 2_000;
+
 async function disclosureAcceptedAt(db: Queryable, userId: bigint): Promise<Date | null> {
   const [row] = await db.query<{ accepted_at: Date }>('SELECT accepted_at FROM option_risk_disclosures WHERE user_id = $1 AND version = $2', [
     userId,
@@ -101,7 +104,9 @@ export async function placeOptionOrder(
   const now = deps.now();
   const placedAtMs = now.getTime();
   const openTick = deps.market.latest(input.symbol);
-  if (!openTick || placedAtMs - openTick.atMs > deps.config.OPTIONS_OPEN_TICK_MAX_AGE_MS) {
+  // A tick observed "in the future" (a source whose clock runs ahead of ours) would let the closing
+  // tick be observed "at expiry" before expiry has come: refused like a stale one.
+  if (!openTick || placedAtMs - openTick.atMs > deps.config.OPTIONS_OPEN_TICK_MAX_AGE_MS || openTick.atMs - placedAtMs > OPEN_TICK_MAX_LEAD_MS) {
     throw new AppError('PRICE_UNAVAILABLE', { symbol: input.symbol });
   }
   const expiresAtMs = placedAtMs + product.cycleSeconds * 1000;

@@ -91,10 +91,18 @@ describe('placing an order', () => {
     // A stale opening price: the last tick is older than OPTIONS_OPEN_TICK_MAX_AGE_MS.
     nowMs += 5_001;
     expect(await place(user.token, { amount: '10' })).toMatchObject({ code: 503, msg: 'market price unavailable' });
+    // A tick from a source whose clock runs more than 2 s ahead is not an opening price either.
+    await tick(BTC, '50000', nowMs + 2_001);
+    expect(await place(user.token, { amount: '10' })).toMatchObject({ code: 503, msg: 'market price unavailable' });
+    await tick(BTC, '50000', nowMs + 2_000);
+    expect((await place(user.token, { amount: '10' })).code).toBe(200);
+    nowMs += 10_000;
+    await tick(BTC, '50000');
 
-    expect(await optionsBalance(t.db, user.userId)).toEqual({ available: 50n * USDT, frozen: 0n });
+    // Only the one accepted order froze anything.
+    expect(await optionsBalance(t.db, user.userId)).toEqual({ available: 40n * USDT, frozen: 10n * USDT });
     const [count] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM option_orders WHERE user_id = ANY($1::bigint[])', [[user.userId, noDisclosure.userId]]);
-    expect(count!.n).toBe(0);
+    expect(count!.n).toBe(1);
   });
 
   it('freezes the stake as a hold and opens at the last recorded tick, shown on the order', async () => {
@@ -130,7 +138,7 @@ describe('placing an order', () => {
     // Nothing settles before expiry, however many ticks arrive.
     nowMs += 29_999;
     await tick(BTC, '60000');
-    expect(await settle()).toEqual([]);
+    expect((await settle()).filter((settled) => settled.orderId.toString() === answer.data.id)).toEqual([]);
     expect((await order(user.token, answer.data.id)).status).toBe('open');
   });
 });

@@ -1,0 +1,497 @@
+import {
+  acceptOptionsDisclosureContract,
+  ApiError,
+  errorKeyFromMsg,
+  type OptionOrder,
+  type OptionsOverview,
+  placeOptionOrderContract,
+} from '@keel/contracts';
+import { type FormEvent, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { useActionKey } from '../../shared/api/action-key.ts';
+import { api, isSessionError } from '../../shared/api/client.ts';
+import { checkAmountInput, formatDecimal, isDecimal, normaliseAmountInput } from '../../shared/format/decimal.ts';
+import { formatDateTime } from '../../shared/format/time.ts';
+import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
+import type { RecordedTick } from '../../shared/realtime/realtime.ts';
+import { Amount } from '../../shared/ui/Amount.tsx';
+import { Button, Notice, TextField } from '../../shared/ui/components.tsx';
+import { ShieldIcon } from '../../shared/ui/icons.tsx';
+import { amountProblemText } from '../assets/amount-problems.ts';
+import {
+  closeDelaySeconds,
+  expectedProfit,
+  firstOpenProduct,
+  OPTIONS_SCALE,
+  type OptionProduct,
+  stakeRangeProblem,
+  winReturn,
+} from './options-logic.ts';
+import { DirectionTag, DownIcon, UpIcon, useCycleText } from './OptionsParts.tsx';
+import { Sheet } from './Sheet.tsx';
+import { serverClock } from './useOptions.ts';
+
+type Direction = OptionOrder['direction'];
+/** A refusal as the confirmation shows it: the catalogue message, and the figures the answer gave. */
+interface OrderError {
+  message: string;
+  detail?: string;
+}
+
+type Step = { kind: 'disclosure'; direction: Direction } | { kind: 'confirm'; direction: Direction } | null;
+
+const rangeData = (data: unknown): { min: string; max: string } | null => {
+  if (data === null || typeof data !== 'object') return null;
+  const { min, max } = data as { min?: unknown; max?: unknown };
+  return typeof min === 'string' && typeof max === 'string' && isDecimal(min) && isDecimal(max) ? { min, max } : null;
+};
+
+/** The stake range of a product in words: "10.00 – 5,000.00 USDT". */
+function RangeText({ min, max }: { min: string; max: string }) {
+  return (
+    <bdi dir="ltr" className="num">
+      <Amount value={min} /> – <Amount value={max} unit="USDT" />
+    </bdi>
+  );
+}
+
+/** The risk disclosure (issue 7): read and accepted once, before the first order. */
+function DisclosureSheet({
+  version,
+  onAccepted,
+  onClose,
+}: {
+  version: number;
+  onAccepted: () => void;
+  onClose: () => void;
+}) {
+  const { t, tServer } = useI18n();
+  const [checked, setChecked] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function accept() {
+    setBusy(true);
+    setError(null);
+    try {
+      await api(acceptOptionsDisclosureContract, { body: { version } });
+      onAccepted();
+    } catch (caught) {
+      if (isSessionError(caught)) return;
+      setError(caught instanceof ApiError ? tServer(caught.message) : t('web.common.loadFailed'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Sheet title={t('web.options.disclosure.title')} onClose={onClose} testId="options-disclosure">
+      <div className="options-disclosure-text">
+        <p>{t('web.options.disclosure.product')}</p>
+        <p>{t('web.options.disclosure.house')}</p>
+        <p>{t('web.options.disclosure.average')}</p>
+        <p>{t('web.options.disclosure.prices')}</p>
+        <p>{t('web.options.disclosure.nobody')}</p>
+      </div>
+      <label className="checkbox">
+        <input type="checkbox" checked={checked} onChange={(event) => setChecked(event.target.checked)} data-testid="options-disclosure-check" />
+        <span>{t('web.options.disclosure.check')}</span>
+      </label>
+      {error && (
+        <Notice tone="error" testId="options-disclosure-error">
+          {error}
+        </Notice>
+      )}
+      <Button block disabled={!checked} busy={busy} onClick={() => void accept()} data-testid="options-disclosure-accept">
+        {t('web.options.disclosure.accept')}
+      </Button>
+    </Sheet>
+  );
+}
+
+/** The settlement rule in words, with the void delay from the overview. */
+function SettlementRule({ rule }: { rule: OptionsOverview['rule'] }) {
+  const { t, locale } = useI18n();
+  return (
+    <p className="options-rule" data-testid="options-rule">
+      {t('web.options.rule', { seconds: formatDecimal(closeDelaySeconds(rule), locale) })}
+    </p>
+  );
+}
+
+function ConfirmSheet({
+  symbol,
+  direction,
+  product,
+  stake,
+  lastTick,
+  rule,
+  busy,
+  error,
+  onConfirm,
+  onClose,
+}: {
+  symbol: string;
+  direction: Direction;
+  product: OptionProduct;
+  stake: string;
+  lastTick: RecordedTick | null;
+  rule: OptionsOverview['rule'];
+  busy: boolean;
+  error: OrderError | null;
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
+  const { t } = useI18n();
+  const cycleText = useCycleText();
+  return (
+    <Sheet title={t('web.options.confirm.title')} onClose={onClose} testId="options-confirm-sheet">
+      <dl className="facts">
+        <div>
+          <dt>{t('web.options.market')}</dt>
+          <dd data-testid="options-confirm-symbol">
+            <bdi dir="ltr">{symbol}</bdi>
+          </dd>
+        </div>
+        <div>
+          <dt>{t('web.options.direction')}</dt>
+          <dd data-testid="options-confirm-direction">
+            <DirectionTag direction={direction} />
+          </dd>
+        </div>
+        <div>
+          <dt>{t('web.options.cycle')}</dt>
+          <dd data-testid="options-confirm-cycle">{cycleText(product.cycleSeconds)}</dd>
+        </div>
+        <div>
+          <dt>{t('web.options.stake')}</dt>
+          <dd>
+            <Amount value={stake} unit="USDT" testId="options-confirm-stake" />
+          </dd>
+        </div>
+        <div>
+          <dt>{t('web.options.yield')}</dt>
+          <dd>
+            <Amount value={product.yieldPercent} suffix=" %" />
+          </dd>
+        </div>
+        <div className="facts-strong">
+          <dt>{t('web.options.expectedProfit')}</dt>
+          <dd>
+            <Amount value={expectedProfit(stake, product.yieldBps)} unit="USDT" testId="options-confirm-profit" />
+          </dd>
+        </div>
+        <div>
+          <dt>{t('web.options.winReturn')}</dt>
+          <dd>
+            <Amount value={winReturn(stake, product.yieldBps)} unit="USDT" />
+          </dd>
+        </div>
+        <div>
+          <dt>{t('web.options.currentPrice')}</dt>
+          <dd data-testid="options-confirm-price">
+            {lastTick ? (
+              <span className="options-confirm-price">
+                <Amount value={lastTick.price} max={8} />
+                <span className="muted options-tick-meta">
+                  {formatDateTime(new Date(lastTick.atMs).toISOString())} · {t('web.options.tick.source', { source: lastTick.source })}
+                </span>
+              </span>
+            ) : (
+              '—'
+            )}
+          </dd>
+        </div>
+      </dl>
+      <p className="field-hint">{t('web.options.confirm.opensAt')}</p>
+      <SettlementRule rule={rule} />
+      {error && (
+        <Notice tone="error" testId="options-order-error">
+          <span data-testid="options-order-error-message">{error.message}</span>
+          {error.detail && <span className="options-error-detail">{error.detail}</span>}
+        </Notice>
+      )}
+      <div className="options-sheet-actions">
+        <Button variant="secondary" onClick={onClose} disabled={busy} data-testid="options-confirm-cancel">
+          {t('web.options.confirm.cancel')}
+        </Button>
+        <Button busy={busy} onClick={onConfirm} data-testid="options-confirm" className={`options-confirm-${direction}`}>
+          {t('web.options.confirm.place')}
+        </Button>
+      </div>
+    </Sheet>
+  );
+}
+
+/**
+ * The order form of the contract trade screen: the cycle (products the operator switched off are
+ * shown off and cannot be chosen), the stake against the options balance and the product's range,
+ * the yield and the exact expected profit, then Up or Down → (the risk disclosure, once) → the
+ * confirmation with the settlement rule → the order.
+ */
+export function OrderForm({
+  symbol,
+  overview,
+  lastTick,
+  reloadOverview,
+  onPlaced,
+}: {
+  symbol: string;
+  overview: OptionsOverview;
+  lastTick: RecordedTick | null;
+  reloadOverview: () => void;
+  onPlaced: (order: OptionOrder) => void;
+}) {
+  const { t, tServer, locale } = useI18n();
+  const cycleText = useCycleText();
+  const actionKey = useActionKey();
+  const amountField = useRef<HTMLDivElement>(null);
+  const [cycle, setCycle] = useState<number | null>(null);
+  const [amount, setAmount] = useState('');
+  const [checked, setChecked] = useState(false);
+  const [step, setStep] = useState<Step>(null);
+  const [acceptedHere, setAcceptedHere] = useState(false);
+  const [placing, setPlacing] = useState(false);
+  const [orderError, setOrderError] = useState<OrderError | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [placed, setPlaced] = useState<OptionOrder | null>(null);
+
+  const products = overview.products;
+  const chosen = products.find((product) => product.cycleSeconds === cycle && product.enabled) ?? firstOpenProduct(products);
+  const available = overview.balance.available;
+  const normalised = normaliseAmountInput(amount);
+  const inputProblem = checkAmountInput(amount, OPTIONS_SCALE, available);
+  const rangeProblem = inputProblem === null && chosen ? stakeRangeProblem(normalised, chosen) : null;
+  const profit = inputProblem === null && chosen ? expectedProfit(normalised, chosen.yieldBps) : null;
+  const accepted = overview.disclosure.acceptedAt !== null || acceptedHere;
+  const formatMoney = (value: string) => formatDecimal(value, locale, { minFractionDigits: 2, maxFractionDigits: 6 });
+
+  if (!overview.identityVerified) {
+    return (
+      <div className="options-gate" data-testid="options-verify-notice">
+        <Notice tone="warning" title={t('web.options.verify.title')}>
+          {t('web.options.verify.body')}
+        </Notice>
+        <Link to="/person/authentication" className="btn btn-primary btn-block" data-testid="options-verify-link">
+          <ShieldIcon />
+          {t('web.options.verify.action')}
+        </Link>
+      </div>
+    );
+  }
+
+  if (!chosen) {
+    return (
+      <Notice tone="warning" testId="options-closed">
+        {t('web.options.allClosed')}
+      </Notice>
+    );
+  }
+
+  function edited() {
+    setFormError(null);
+    setPlaced(null);
+  }
+
+  function review(direction: Direction) {
+    setChecked(true);
+    setPlaced(null);
+    setFormError(null);
+    if (inputProblem !== null || rangeProblem !== null) {
+      amountField.current?.querySelector('input')?.focus();
+      return;
+    }
+    setOrderError(null);
+    setStep(accepted ? { kind: 'confirm', direction } : { kind: 'disclosure', direction });
+  }
+
+  async function place(direction: Direction, product: OptionProduct) {
+    const body = { symbol, direction, cycleSeconds: product.cycleSeconds, amount: normalised };
+    setPlacing(true);
+    setOrderError(null);
+    const sentAt = Date.now();
+    try {
+      const order = await api(placeOptionOrderContract, { body, idempotencyKey: actionKey.keyFor(JSON.stringify(body)) });
+      actionKey.settle();
+      serverClock.note(order.placedAtMs, sentAt, Date.now());
+      setStep(null);
+      setPlaced(order);
+      setChecked(false);
+      onPlaced(order);
+    } catch (error) {
+      actionKey.settle(error);
+      if (isSessionError(error)) return;
+      if (!(error instanceof ApiError)) {
+        setOrderError({ message: t('web.options.orderUncertain') });
+        return;
+      }
+      const key = errorKeyFromMsg(error.message);
+      const text = tServer(error.message);
+      const range = key === 'AMOUNT_OUT_OF_RANGE' ? rangeData(error.data) : null;
+      if (key === 'RISK_DISCLOSURE_REQUIRED') {
+        // Accepted on another device and withdrawn, or a new version of the text: read it (again).
+        setAcceptedHere(false);
+        reloadOverview();
+        setStep({ kind: 'disclosure', direction });
+        return;
+      }
+      if (key === 'IDENTITY_VERIFICATION_REQUIRED' || key === 'PRODUCT_CLOSED' || key === 'INSUFFICIENT_BALANCE') reloadOverview();
+      if (key === 'IDENTITY_VERIFICATION_REQUIRED') {
+        setStep(null);
+        setFormError(text);
+        return;
+      }
+      setOrderError({ message: text, detail: range ? t('web.options.range', { min: formatMoney(range.min), max: formatMoney(range.max) }) : undefined });
+    } finally {
+      setPlacing(false);
+    }
+  }
+
+  const amountError = !checked
+    ? undefined
+    : inputProblem !== null
+      ? amountProblemText(t, inputProblem, { asset: 'USDT', scale: OPTIONS_SCALE, requiredText: t('web.options.stakeRequired') })
+      : rangeProblem !== null
+        ? t('error.AMOUNT_OUT_OF_RANGE')
+        : undefined;
+
+  return (
+    <form className="options-form" onSubmit={(event: FormEvent) => event.preventDefault()} noValidate aria-label={t('web.options.form')}>
+      <fieldset className="options-cycles">
+        <legend className="options-label">{t('web.options.cycle')}</legend>
+        <div className="options-cycle-row">
+          {products.map((product) => {
+            const active = product.enabled && product.cycleSeconds === chosen.cycleSeconds;
+            return (
+              <button
+                key={product.cycleSeconds}
+                type="button"
+                className={`options-cycle${active ? ' active' : ''}${product.enabled ? '' : ' off'}`}
+                aria-pressed={active}
+                disabled={!product.enabled}
+                data-testid={`options-cycle-${product.cycleSeconds}`}
+                data-enabled={product.enabled}
+                onClick={() => {
+                  setCycle(product.cycleSeconds);
+                  edited();
+                }}
+              >
+                <span className="options-cycle-time">{cycleText(product.cycleSeconds)}</span>
+                <span className="options-cycle-yield">
+                  {product.enabled ? <Amount value={product.yieldPercent} min={0} max={2} suffix=" %" /> : t('web.options.cycleOff')}
+                </span>
+              </button>
+            );
+          })}
+        </div>
+      </fieldset>
+
+      <div className="amount-field" ref={amountField}>
+        <TextField
+          label={t('web.options.stakeLabel')}
+          name="amount"
+          inputMode="decimal"
+          autoComplete="off"
+          placeholder={t('web.transfer.amountPlaceholder')}
+          value={amount}
+          maxLength={40}
+          data-testid="options-amount"
+          onChange={(event) => {
+            setAmount(event.target.value);
+            edited();
+          }}
+          error={amountError}
+        />
+        <p className={checked && rangeProblem !== null ? 'field-error' : 'field-hint'} data-testid="options-range" data-problem={(checked && rangeProblem) || undefined}>
+          {t('web.options.rangeLabel')} <RangeText min={chosen.minStake} max={chosen.maxStake} />
+        </p>
+        <div className="amount-meta">
+          <span className="muted">
+            {t('web.options.available')} <Amount value={available} unit="USDT" testId="options-available" />
+          </span>
+          <Link to="/assets/transfer" className="btn btn-ghost btn-small" data-testid="options-transfer">
+            {t('web.options.transferIn')}
+          </Link>
+        </div>
+      </div>
+
+      <dl className="facts options-figures">
+        <div>
+          <dt>{t('web.options.yield')}</dt>
+          <dd data-testid="options-yield">
+            <Amount value={chosen.yieldPercent} suffix=" %" />
+          </dd>
+        </div>
+        <div className="facts-strong">
+          <dt>{t('web.options.expectedProfit')}</dt>
+          <dd data-testid="options-expected-profit" data-value={profit ?? ''}>
+            {profit !== null ? <Amount value={profit} unit="USDT" /> : '—'}
+          </dd>
+        </div>
+      </dl>
+
+      {formError && (
+        <Notice tone="error" testId="options-form-error">
+          {formError}
+        </Notice>
+      )}
+      {placed && (
+        <Notice testId="options-placed">
+          {t('web.options.placed', { orderNo: placed.orderNo })}
+        </Notice>
+      )}
+
+      <div className="options-directions">
+        <button
+          type="button"
+          className="options-direction up"
+          data-testid="options-direction-up"
+          aria-label={t('web.options.direction.upLabel')}
+          onClick={() => review('up')}
+        >
+          <UpIcon />
+          <span>{t('web.options.direction.up')}</span>
+        </button>
+        <button
+          type="button"
+          className="options-direction down"
+          data-testid="options-direction-down"
+          aria-label={t('web.options.direction.downLabel')}
+          onClick={() => review('down')}
+        >
+          <DownIcon />
+          <span>{t('web.options.direction.down')}</span>
+        </button>
+      </div>
+      <p className="field-hint">{t('web.options.directionHint')}</p>
+
+      {step?.kind === 'disclosure' && (
+        <DisclosureSheet
+          version={overview.disclosure.version}
+          onClose={() => setStep(null)}
+          onAccepted={() => {
+            setAcceptedHere(true);
+            reloadOverview();
+            setStep({ kind: 'confirm', direction: step.direction });
+          }}
+        />
+      )}
+      {step?.kind === 'confirm' && (
+        <ConfirmSheet
+          symbol={symbol}
+          direction={step.direction}
+          product={chosen}
+          stake={normalised}
+          lastTick={lastTick}
+          rule={overview.rule}
+          busy={placing}
+          error={orderError}
+          onClose={() => {
+            if (!placing) setStep(null);
+          }}
+          onConfirm={() => void place(step.direction, chosen)}
+        />
+      )}
+    </form>
+  );
+}
