@@ -55,7 +55,8 @@ function toRecordedTick(row: TickRow): RecordedTick {
  * decimals (normalizeFeedPrice); a malformed or non-positive price refuses the whole batch, so
  * callers check feed prices first. With `lease`, the batch commits only if the lease is still held
  * (the row is share-locked until commit, so it cannot be taken over mid-batch); otherwise
- * LeaseLostError and nothing is written. Returns the recorded ticks in id order.
+ * LeaseLostError and nothing is written. A tick observed before the last recorded tick of its
+ * market is stale and left out. Returns the recorded ticks in id order.
  */
 export async function recordTickBatch(db: Db, ticks: readonly TickInput[], options: { lease?: LeaseFence } = {}): Promise<RecordedTick[]> {
   if (ticks.length === 0) return [];
@@ -73,6 +74,26 @@ export async function recordTickBatch(db: Db, ticks: readonly TickInput[], optio
       if (held.length === 0) throw new LeaseLostError(options.lease);
     }
     await tx.query('SELECT pg_advisory_xact_lock($1)', [RECORD_LOCK_ID]);
+    // Per market, observed times never go back in recording order: a tick observed before the
+    // last one recorded for its market is stale and left out (under the lock, so across feeds and
+    // nodes too). Contract settlement relies on it (ADR 0017): the first tick recorded at or after
+    // a time is then the one with the lowest observed time at or after it, one index probe away.
+    const symbols = [...new Set(ticks.map((tick) => tick.symbol))];
+    const lastRows = await tx.query<{ symbol: string; last_ms: bigint | null }>(
+      `SELECT s.symbol, (SELECT m.observed_at_ms FROM market_ticks m WHERE m.symbol = s.symbol ORDER BY m.observed_at_ms DESC LIMIT 1) AS last_ms
+       FROM unnest($1::text[]) AS s(symbol)`,
+      [symbols],
+    );
+    const lastMs = new Map(lastRows.map((row) => [row.symbol, row.last_ms === null ? -1 : Number(row.last_ms)]));
+    const kept: number[] = [];
+    ticks.forEach((tick, index) => {
+      if (tick.atMs < (lastMs.get(tick.symbol) ?? -1)) return;
+      lastMs.set(tick.symbol, tick.atMs);
+      kept.push(index);
+    });
+    if (kept.length === 0) return [];
+    const fresh = kept.map((index) => ticks[index]!);
+    const freshPrices = kept.map((index) => prices[index]!);
     // ORDER BY the array position makes the ids follow the batch order.
     const rows = await tx.query<TickRow>(
       `INSERT INTO market_ticks (symbol, price, observed_at_ms, source)
@@ -80,7 +101,7 @@ export async function recordTickBatch(db: Db, ticks: readonly TickInput[], optio
        FROM unnest($1::text[], $2::numeric[], $3::bigint[], $4::text[]) WITH ORDINALITY AS t(symbol, price, observed_at_ms, source, n)
        ORDER BY n
        RETURNING ${TICK_COLUMNS}`,
-      [ticks.map((tick) => tick.symbol), prices, ticks.map((tick) => String(tick.atMs)), ticks.map((tick) => tick.source)],
+      [fresh.map((tick) => tick.symbol), freshPrices, fresh.map((tick) => String(tick.atMs)), fresh.map((tick) => tick.source)],
     );
     const recorded = rows.map(toRecordedTick).sort((a, b) => (a.tickId < b.tickId ? -1 : 1));
     await upsertCandles(tx, recorded);

@@ -50,11 +50,13 @@ export async function settleDueOptionOrders(deps: Pick<Deps, 'db' | 'now' | 'con
     const now = deps.now();
     const nowMs = now.getTime();
     const limits = { maxCloseDelayMs: deps.config.OPTIONS_CLOSE_TICK_MAX_DELAY_MS, recordingLagMs: RECORDING_LAG_MS };
-    // Claims due orders with their closing tick: the first tick recorded — lowest id, and ids
-    // follow commit order (market-ticks.store.ts) — after the opening tick whose observed time is
-    // at or after expiry. Once such a tick exists no later-recorded tick can come before it, so the
-    // answer never changes. Only orders that can be settled now are claimed (a closing tick is
-    // recorded, or the wait for one is over), so a market whose feed stalls cannot fill the batch.
+    // Claims due orders with their closing tick: the first tick recorded after the opening tick
+    // whose observed time is at or after expiry. A market's observed times never go back in
+    // recording order (market-ticks.store.ts leaves stale ticks out) and ids follow commit order,
+    // so that is the tick with the lowest (observed time, id) at or after expiry — one probe of
+    // the (symbol, observed_at_ms, id) index — and once it exists no later tick can come before
+    // it: the answer never changes. Only orders that can be settled now are claimed (a closing
+    // tick is recorded, or the wait for one is over), so a stalled market cannot fill the batch.
     const due = await tx.query<DueOrderRow>(
       `SELECT ${optionOrderColumns('o')},
               c.id AS c_id, c.price::text AS c_price, c.observed_at_ms AS c_observed_at_ms, c.source AS c_source
@@ -62,7 +64,7 @@ export async function settleDueOptionOrders(deps: Pick<Deps, 'db' | 'now' | 'con
        LEFT JOIN LATERAL (
          SELECT m.id, m.price, m.observed_at_ms, m.source FROM market_ticks m
          WHERE m.symbol = o.symbol AND m.observed_at_ms >= o.expires_at_ms AND m.id > o.open_tick_id
-         ORDER BY m.id LIMIT 1
+         ORDER BY m.observed_at_ms, m.id LIMIT 1
        ) c ON true
        WHERE o.status = 'open' AND o.expires_at_ms <= $1 AND (o.expires_at_ms <= $3 OR c.id IS NOT NULL)
        ORDER BY o.expires_at_ms, o.id LIMIT $2 FOR UPDATE OF o SKIP LOCKED`,

@@ -138,7 +138,9 @@ describe('swap (flash exchange): quotes, execution, expiry', () => {
 
   it('answers "market price unavailable" without a recent recorded tick', async () => {
     const user = await fundedUser('swapp001', 'USDT', 1_000_000n);
-    await setPrice('ETH/USDT', '3000.00000000', nowMs - 31_000);
+    // The last ETH tick is then 31 s old (a tick dated in the past would be left out as stale).
+    await setPrice('ETH/USDT', '3000.00000000', nowMs);
+    nowMs += 31_000;
     const stale = await quote(user.token, { fromAsset: 'USDT', toAsset: 'ETH', amount: '1' });
     expect(stale).toMatchObject({ code: 503, msg: 'market price unavailable', data: { symbol: 'ETH/USDT' } });
   });
