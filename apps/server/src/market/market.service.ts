@@ -306,11 +306,15 @@ export class MarketService implements TickStream {
     while (this.leading && feed && this.buffer.length > 0) {
       const batch = this.buffer.slice(0, MAX_TICKS_PER_BATCH);
       try {
-        await recordTickBatch(
+        const recorded = await recordTickBatch(
           this.options.db,
           batch.map((tick) => ({ ...tick, source: feed.source })),
           { lease: { name: this.options.leaseName, holder: this.holderId } },
         );
+        // A feed whose times go back sends stale prices; they are left out (ADR 0009 addendum), and said.
+        if (recorded.length < batch.length) {
+          this.logger.warn({ source: feed.source, stale: batch.length - recorded.length }, 'market: stale ticks (observed before the last recorded one) left out');
+        }
       } catch (error) {
         if (error instanceof LeaseLostError) {
           await this.follow('the lease expired before the ticks could be recorded');
