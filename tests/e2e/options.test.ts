@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { verifyUser } from '../../apps/server/test/helpers/wallet.ts';
 import { formatDateTime } from '../../apps/web/src/shared/format/time.ts';
 import { launchBrowser, newPhoneContext, openLoggedIn, pathOf, storage } from './helpers/browser.ts';
@@ -22,17 +22,24 @@ let context: BrowserContext;
 const clock = { offsetMs: 0 };
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ market: 'recorded', clock }), launchBrowser()]);
+  browser = await launchBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await server?.close();
+});
+
+// A server (and database) per test: per market, observed times never go back (a tick older than
+// the last recorded one is left out as stale), and the first test records a closing tick ahead of
+// real time; a fresh database keeps each test's prices its own.
+beforeEach(async () => {
+  clock.offsetMs = 0;
+  server = await startServer({ market: 'recorded', clock });
 });
 
 afterEach(async () => {
-  clock.offsetMs = 0;
   await context?.close();
+  await server?.close();
 });
 
 const text = (page: Page, testId: string) => page.getByTestId(testId).first().textContent();
