@@ -10,7 +10,7 @@
 // throughput. Writes bench/results/ledger.json. `npm run bench:ledger`; never part of `npm test`.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { transferPostings } from '@keel/domain';
 import { openPglite, openPostgres, type Db } from '../apps/server/src/persistence/db.ts';
@@ -18,6 +18,7 @@ import { LedgerBatcher, ledgerBatcherFor } from '../apps/server/src/persistence/
 import { checkLedger } from '../apps/server/src/persistence/ledger-check.ts';
 import { ensurePlatformAccount } from '../apps/server/src/persistence/ledger.store.ts';
 import { migrate } from '../apps/server/src/persistence/migrate.ts';
+import { loadAverage, machineInfo } from './machine.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 1);
@@ -389,7 +390,7 @@ function find(cases: readonly CaseResult[], db: DbKind, clients: number, distrib
 
 const startedAt = Date.now();
 // The machine may be shared: the load around the run says how far to trust its numbers.
-const loadAtStart = loadavg().map((load) => Number(load.toFixed(2)));
+const loadAtStart = loadAverage();
 const pglite = await onPglite();
 let postgres: Awaited<ReturnType<typeof onPostgres>> | undefined;
 let postgresSkipped: string | undefined;
@@ -421,22 +422,10 @@ const keelPgliteVsPostgres = cases
     return { clients: c.clients, distribution: c.distribution, ratio: onPg ? Number((c.keel_tps / onPg.keel_tps).toFixed(2)) : null };
   });
 
-const pgliteVersion = (JSON.parse(readFileSync(new URL('../node_modules/@electric-sql/pglite/package.json', import.meta.url), 'utf8')) as { version: string })
-  .version;
 const results = {
   benchmark: 'ledger',
   date: new Date().toISOString(),
-  machine: {
-    cpus: cpus().length,
-    cpuModel: cpus()[0]?.model ?? 'unknown',
-    memoryGB: Math.round(totalmem() / 2 ** 30),
-    node: process.version,
-    platform: `${process.platform}-${process.arch}`,
-    pglite: pgliteVersion,
-    postgres: postgres?.settings ?? null,
-    loadAverageAtStart: loadAtStart,
-    loadAverageAtEnd: loadavg().map((load) => Number(load.toFixed(2))),
-  },
+  machine: machineInfo(loadAtStart, postgres?.settings ?? null),
   settings: {
     durationSeconds: DURATION_S,
     warmupSeconds: WARMUP_S,

@@ -12,10 +12,10 @@
 // check clean. Targets: Keel ≤ 3 s on PostgreSQL, ≤ 5 s on PGlite (on disk). Writes
 // bench/results/settlement.json. `npm run bench:settlement`; never part of `npm test`.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decideSettlement, OPTIONS_ASSET, parseAmount, parsePriceMinor, settlementPostings, transferPostings } from '@keel/domain';
+import { createPrng, decideSettlement, OPTIONS_ASSET, parseAmount, parsePriceMinor, settlementPostings, transferPostings } from '@keel/domain';
 import { testConfig } from '../apps/server/test/helpers/test-app.ts';
 import type { Deps } from '../apps/server/src/deps.ts';
 import { type Db, openPglite, openPostgres } from '../apps/server/src/persistence/db.ts';
@@ -27,6 +27,7 @@ import { hashPassword } from '../apps/server/src/security/passwords.ts';
 import { OPTION_ORDER_COLUMNS, type OptionOrderRow } from '../apps/server/src/use-cases/options/option-views.ts';
 import { acceptOptionsDisclosure, placeOptionOrder } from '../apps/server/src/use-cases/options/place-option-order.ts';
 import { RECORDING_LAG_MS, settleDueOptionOrders } from '../apps/server/src/use-cases/options/settle-option-orders.ts';
+import { loadAverage, machineInfo } from './machine.ts';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 10_000);
 const USERS = 1_000;
@@ -47,19 +48,6 @@ const HISTORY_STEP_MS = 150;
 const config = testConfig({ OPTIONS_PRODUCTS: `${CYCLE_SECONDS}/80/10/5000` });
 
 type DbKind = 'pglite' | 'postgres';
-
-/** xorshift32: the same stakes and directions on every run and for both sides. */
-function rng(seed: number) {
-  let state = seed >>> 0 || 1;
-  return () => {
-    state ^= state << 13;
-    state >>>= 0;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    state >>>= 0;
-    return state / 2 ** 32;
-  };
-}
 
 async function pool<T>(items: readonly T[], workers: number, work: (item: T, index: number) => Promise<void>) {
   let next = 0;
@@ -118,7 +106,8 @@ async function setUp(db: Db, workers: number) {
     await acceptOptionsDisclosure(deps(() => KEEL_START_MS, { latest: () => undefined }), userId, 1);
   });
 
-  const random = rng(20261122);
+  const prng = createPrng('settlement-bench');
+  const random = () => prng.nextFloat();
   for (const [side, startMs] of [
     ['keel', KEEL_START_MS],
     ['peer', PEER_START_MS],
@@ -349,7 +338,7 @@ async function onPostgres() {
 }
 
 const startedAt = Date.now();
-const loadAtStart = loadavg().map((load) => Number(load.toFixed(2)));
+const loadAtStart = loadAverage();
 const pglite = await onPglite();
 let postgres: Awaited<ReturnType<typeof onPostgres>> | undefined;
 let postgresSkipped: string | undefined;
@@ -359,20 +348,10 @@ try {
   postgresSkipped = `PostgreSQL at ${POSTGRES_URL.replace(/:[^:@/]*@/, ':***@')} unavailable: ${String(error)}`;
   console.error(postgresSkipped);
 }
-const pgliteVersion = (JSON.parse(readFileSync(new URL('../node_modules/@electric-sql/pglite/package.json', import.meta.url), 'utf8')) as { version: string }).version;
 const results = {
   benchmark: 'settlement',
   date: new Date().toISOString(),
-  machine: {
-    cpus: cpus().length,
-    cpuModel: cpus()[0]?.model ?? 'unknown',
-    memoryGB: Math.round(totalmem() / 2 ** 30),
-    node: process.version,
-    pglite: pgliteVersion,
-    postgres: postgres?.settings ?? null,
-    loadAverageAtStart: loadAtStart,
-    loadAverageAtEnd: loadavg().map((load) => Number(load.toFixed(2))),
-  },
+  machine: machineInfo(loadAtStart, postgres?.settings ?? null),
   settings: {
     orders: ORDERS,
     users: USERS,

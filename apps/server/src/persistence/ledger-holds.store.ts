@@ -31,7 +31,7 @@ async function assetOf(tx: Queryable, accountId: bigint): Promise<string> {
 export async function placeHold(
   tx: Queryable,
   input: { accountId: bigint; amountMinor: bigint; referenceType: string; referenceId: string; idempotencyKey?: string; at: Date },
-): Promise<{ holdId: bigint; replayed: boolean }> {
+): Promise<{ holdId: bigint; placedEntryId: bigint; replayed: boolean }> {
   const asset = await assetOf(tx, input.accountId);
   const posted = await postEntry(tx, {
     reason: 'hold.place',
@@ -43,14 +43,14 @@ export async function placeHold(
   });
   if (posted.replayed) {
     const [hold] = await tx.query<{ id: bigint }>('SELECT id FROM ledger_holds WHERE placed_entry_id = $1', [posted.entryId]);
-    return { holdId: hold!.id, replayed: true };
+    return { holdId: hold!.id, placedEntryId: posted.entryId, replayed: true };
   }
   const [hold] = await tx.query<{ id: bigint }>(
     `INSERT INTO ledger_holds (account_id, amount_minor, reference_type, reference_id, placed_entry_id, created_at)
      VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
     [input.accountId, input.amountMinor.toString(), input.referenceType, input.referenceId, posted.entryId, input.at],
   );
-  return { holdId: hold!.id, replayed: false };
+  return { holdId: hold!.id, placedEntryId: posted.entryId, replayed: false };
 }
 
 async function lockOpenHold(tx: Queryable, holdId: bigint): Promise<HoldRow> {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { parseAmount, transferPostings } from '@keel/domain';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../src/persistence/db.ts';
-import { ensurePlatformAccount, ensureUserAccount, postEntry } from '../../src/persistence/ledger.store.ts';
+import { ensurePlatformAccount, ensureUserAccount, postEntry, type UserAccountKind } from '../../src/persistence/ledger.store.ts';
 import { registerViaApi } from './test-app.ts';
 
 // Helpers for the wallet's integration tests (issue 5): users at a verification tier, funded through
@@ -67,11 +67,11 @@ export async function verifyUser(db: Db, userId: string, levels: readonly ('iden
   }
 }
 
-/** Credits a user's coin account from the treasury (a `demo.fund` entry, as the demo seed does). */
-export async function fund(db: Db, userId: string, asset: 'USDT' | 'BTC' | 'ETH', amount: string) {
+/** Credits a user's account (the coin account unless told) from the treasury (a `demo.fund` entry, as the demo seed does). */
+export async function fund(db: Db, userId: string, asset: 'USDT' | 'BTC' | 'ETH', amount: string, kind: UserAccountKind = 'coin') {
   await db.transaction(async (tx) => {
     const treasury = await ensurePlatformAccount(tx, 'treasury', asset, { allowNegative: true });
-    const coin = await ensureUserAccount(tx, BigInt(userId), 'coin', asset);
+    const coin = await ensureUserAccount(tx, BigInt(userId), kind, asset);
     await postEntry(tx, { reason: 'demo.fund', postings: transferPostings(treasury, coin, asset, parseAmount(amount, scales[asset]!)), at: new Date() });
   });
 }

@@ -178,8 +178,3 @@ export function settlementPostings(input: {
       return [unfreeze, { accountId: userAccountId, asset, bucket: 'available', amountMinor: stakeMinor }];
   }
 }
-
-/** What the house gains (+) or pays (−) on a settled order: the opposite of the user's profit. */
-export function houseResultMinor(profitMinor: bigint): bigint {
-  return -profitMinor;
-}

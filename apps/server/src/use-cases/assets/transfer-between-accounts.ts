@@ -1,5 +1,6 @@
 import { AppError } from '@keel/contracts';
-import { AmountError, formatAmount, LedgerError, parsePositiveAmount, transferPostings } from '@keel/domain';
+import { formatAmount, LedgerError, transferPostings } from '@keel/domain';
+import { parseUserAmount } from '../amount-input.ts';
 import type { Deps } from '../../deps.ts';
 import { type BatchedEntry, LedgerQueueFullError } from '../../persistence/ledger-batcher.ts';
 import { ensureUserAccount, type UserAccountKind } from '../../persistence/ledger.store.ts';
@@ -25,13 +26,7 @@ export async function transferBetweenAccounts(
 ): Promise<{ entryId: bigint; from: BalanceView; to: BalanceView }> {
   const scale = (await assetScales(deps.db)).get(input.asset);
   if (scale === undefined) throw new AppError('PARAMETER_ERROR', { fields: [{ field: 'body.asset', message: 'unknown asset' }] });
-  let amountMinor: bigint;
-  try {
-    amountMinor = parsePositiveAmount(input.amount, scale);
-  } catch (error) {
-    if (error instanceof AmountError) throw new AppError('WRONG_AMOUNT', { problem: error.problem, scale });
-    throw error;
-  }
+  const amountMinor = parseUserAmount(input.amount, scale);
   // The accounts exist before the entry is queued: creating an empty one is harmless (every
   // account type already shows, at zero) and keeps the batched work to the entry itself.
   const from = await ensureUserAccount(deps.db, input.userId, input.fromAccount, input.asset);

@@ -48,7 +48,8 @@ export function optionOrderColumns(alias = ''): string {
 
 export const OPTION_ORDER_COLUMNS = optionOrderColumns();
 
-const usdt = (minor: bigint) => formatAmount(minor, OPTIONS_SCALE);
+/** Contract money (USDT, 6 decimals) as the wire's decimal text. */
+export const formatUsdt = (minor: bigint) => formatAmount(minor, OPTIONS_SCALE);
 /** 8000 bps → "80.00". */
 export const yieldPercentOf = (yieldBps: number) => formatAmount(BigInt(yieldBps), 2);
 
@@ -61,10 +62,10 @@ export function toOptionOrderView(row: OptionOrderRow): OptionOrder {
     cycleSeconds: row.cycle_seconds,
     yieldBps: row.yield_bps,
     yieldPercent: yieldPercentOf(row.yield_bps),
-    stake: usdt(toMinor(row.stake_minor)),
-    expectedProfit: usdt(toMinor(row.expected_profit_minor)),
+    stake: formatUsdt(toMinor(row.stake_minor)),
+    expectedProfit: formatUsdt(toMinor(row.expected_profit_minor)),
     status: row.status,
-    actualProfit: row.profit_minor === null ? null : usdt(toMinor(row.profit_minor)),
+    actualProfit: row.profit_minor === null ? null : formatUsdt(toMinor(row.profit_minor)),
     placedAtMs: Number(row.placed_at_ms),
     expiresAtMs: Number(row.expires_at_ms),
     settledAtMs: row.settled_at_ms === null ? null : Number(row.settled_at_ms),

@@ -1,9 +1,9 @@
 import type { OptionsHouse } from '@keel/contracts';
-import { formatAmount, OPTIONS_ASSET, OPTIONS_SCALE } from '@keel/domain';
+import { OPTIONS_ASSET } from '@keel/domain';
 import type { Queryable } from '../../persistence/db.ts';
 import { toMinor } from '../../persistence/ledger.store.ts';
+import { formatUsdt } from './option-views.ts';
 
-const usdt = (minor: bigint) => formatAmount(minor, OPTIONS_SCALE);
 const DAY_MS = 86_400_000;
 
 /**
@@ -51,19 +51,19 @@ export async function optionsHouse(db: Queryable, nowMs: number): Promise<Option
   const taken = toMinor(settled!.taken);
   return {
     asset: 'USDT',
-    houseBalance: usdt(account ? toMinor(account.available_minor) : 0n),
+    houseBalance: formatUsdt(account ? toMinor(account.available_minor) : 0n),
     settled: {
       count: settled!.count,
       won: settled!.won,
       lost: settled!.lost,
       flat: settled!.flat,
       void: settled!.void,
-      staked: usdt(toMinor(settled!.staked)),
-      paidToWinners: usdt(paid),
-      takenFromLosers: usdt(taken),
-      houseResult: usdt(taken - paid),
+      staked: formatUsdt(toMinor(settled!.staked)),
+      paidToWinners: formatUsdt(paid),
+      takenFromLosers: formatUsdt(taken),
+      houseResult: formatUsdt(taken - paid),
     },
-    open: { count: open!.count, staked: usdt(toMinor(open!.staked)), maxPayout: usdt(toMinor(open!.max_payout)) },
-    byDay: days.map((row) => ({ day: row.day, count: row.count, houseResult: usdt(toMinor(row.house_result)) })),
+    open: { count: open!.count, staked: formatUsdt(toMinor(open!.staked)), maxPayout: formatUsdt(toMinor(open!.max_payout)) },
+    byDay: days.map((row) => ({ day: row.day, count: row.count, houseResult: formatUsdt(toMinor(row.house_result)) })),
   };
 }

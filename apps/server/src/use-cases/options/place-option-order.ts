@@ -1,24 +1,20 @@
 import { AppError, OPTIONS_RISK_DISCLOSURE_VERSION, type OptionOrder, type OptionsOverview } from '@keel/contracts';
 import {
-  AmountError,
-  formatAmount,
   LedgerError,
   OPTIONS_ASSET,
   OPTIONS_SCALE,
   type OptionDirection,
-  parsePositiveAmount,
   stakeProblem,
   winPayoutMinor,
 } from '@keel/domain';
+import { parseUserAmount } from '../amount-input.ts';
 import type { Deps } from '../../deps.ts';
 import type { Queryable } from '../../persistence/db.ts';
 import { placeHold } from '../../persistence/ledger-holds.store.ts';
 import { ensureUserAccount, toMinor } from '../../persistence/ledger.store.ts';
 import { publishToUser } from '../../realtime/publish.ts';
 import { verificationStatesOf } from '../verification/submit-verification.ts';
-import { findOptionOrder, yieldPercentOf } from './option-views.ts';
-
-const usdt = (minor: bigint) => formatAmount(minor, OPTIONS_SCALE);
+import { findOptionOrder, formatUsdt, yieldPercentOf } from './option-views.ts';
 
 /** How far a price source's clock may run ahead of the server's before its ticks are not used to open. */
 export const OPEN_TICK_MAX_LEAD_MS = 2_000;
@@ -46,8 +42,8 @@ export async function optionsOverview(deps: Deps, userId: bigint): Promise<Optio
       cycleSeconds: product.cycleSeconds,
       yieldPercent: yieldPercentOf(product.yieldBps),
       yieldBps: product.yieldBps,
-      minStake: usdt(product.minStakeMinor),
-      maxStake: usdt(product.maxStakeMinor),
+      minStake: formatUsdt(product.minStakeMinor),
+      maxStake: formatUsdt(product.maxStakeMinor),
       enabled: product.enabled,
     })),
     symbols: [...deps.config.MARKET_SYMBOLS],
@@ -55,8 +51,8 @@ export async function optionsOverview(deps: Deps, userId: bigint): Promise<Optio
     disclosure: { version: OPTIONS_RISK_DISCLOSURE_VERSION, acceptedAt: acceptedAt?.toISOString() ?? null },
     identityVerified: tier > 0,
     balance: {
-      available: usdt(account ? toMinor(account.available_minor) : 0n),
-      frozen: usdt(account ? toMinor(account.frozen_minor) : 0n),
+      available: formatUsdt(account ? toMinor(account.available_minor) : 0n),
+      frozen: formatUsdt(account ? toMinor(account.frozen_minor) : 0n),
     },
   };
 }
@@ -91,15 +87,9 @@ export async function placeOptionOrder(
   const product = deps.config.OPTIONS_PRODUCTS.find((candidate) => candidate.cycleSeconds === input.cycleSeconds);
   if (!product || !deps.config.MARKET_SYMBOLS.includes(input.symbol)) throw new AppError('PRODUCT_NOT_FOUND');
   if (!product.enabled) throw new AppError('PRODUCT_CLOSED', { cycleSeconds: product.cycleSeconds });
-  let stakeMinor: bigint;
-  try {
-    stakeMinor = parsePositiveAmount(input.amount, OPTIONS_SCALE);
-  } catch (error) {
-    if (error instanceof AmountError) throw new AppError('WRONG_AMOUNT', { problem: error.problem, scale: OPTIONS_SCALE });
-    throw error;
-  }
+  const stakeMinor = parseUserAmount(input.amount, OPTIONS_SCALE);
   const problem = stakeProblem(product, stakeMinor);
-  if (problem) throw new AppError('AMOUNT_OUT_OF_RANGE', { problem, min: usdt(product.minStakeMinor), max: usdt(product.maxStakeMinor) });
+  if (problem) throw new AppError('AMOUNT_OUT_OF_RANGE', { problem, min: formatUsdt(product.minStakeMinor), max: formatUsdt(product.maxStakeMinor) });
 
   const now = deps.now();
   const placedAtMs = now.getTime();
@@ -115,8 +105,13 @@ export async function placeOptionOrder(
     orderId = await deps.db.transaction(async (tx) => {
       const accountId = await ensureUserAccount(tx, userId, 'options', OPTIONS_ASSET);
       const [{ id }] = (await tx.query<{ id: bigint }>(`SELECT nextval(pg_get_serial_sequence('option_orders', 'id')) AS id`)) as [{ id: bigint }];
-      const { holdId } = await placeHold(tx, { accountId, amountMinor: stakeMinor, referenceType: 'option_order', referenceId: id.toString(), at: now });
-      const [hold] = await tx.query<{ placed_entry_id: bigint }>('SELECT placed_entry_id FROM ledger_holds WHERE id = $1', [holdId]);
+      const { holdId, placedEntryId } = await placeHold(tx, {
+        accountId,
+        amountMinor: stakeMinor,
+        referenceType: 'option_order',
+        referenceId: id.toString(),
+        at: now,
+      });
       // The number a person quotes: C, the UTC day, the id.
       const orderNo = `C${now.toISOString().slice(0, 10).replaceAll('-', '')}${id.toString().padStart(8, '0')}`;
       await tx.query(
@@ -135,7 +130,7 @@ export async function placeOptionOrder(
           stakeMinor.toString(),
           winPayoutMinor(stakeMinor, product.yieldBps).toString(),
           holdId,
-          hold!.placed_entry_id,
+          placedEntryId,
           placedAtMs,
           expiresAtMs,
           openTick.tickId,

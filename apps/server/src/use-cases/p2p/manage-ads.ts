@@ -1,5 +1,6 @@
 import { AppError } from '@keel/contracts';
-import { AmountError, LedgerError, parseAmount, parsePositiveAmount } from '@keel/domain';
+import { LedgerError, parseAmount } from '@keel/domain';
+import { parseUserAmount } from '../amount-input.ts';
 import type { Deps } from '../../deps.ts';
 import type { Queryable } from '../../persistence/db.ts';
 import { placeHold, takeFromHold } from '../../persistence/ledger-holds.store.ts';
@@ -21,21 +22,12 @@ export interface AdTerms {
 /** The smallest order an ad may allow: 1 USDT. */
 export const MIN_ORDER_MINOR = 10n ** BigInt(P2P_SCALE);
 
-function amount(text: string, scale: number, field: string): bigint {
-  try {
-    return parsePositiveAmount(text, scale);
-  } catch (error) {
-    if (error instanceof AmountError) throw new AppError('WRONG_AMOUNT', { field, problem: error.problem, scale });
-    throw error;
-  }
-}
-
 /** The ad's limits in minor units: min ≤ max, and min no more than what it offers ("wrong purchase quantity" otherwise). */
 function parseTerms(terms: AdTerms, offeredMinor: bigint) {
   const parsed = {
-    priceFiatMinor: amount(terms.price, FIAT_SCALE, 'price'),
-    minMinor: amount(terms.min, P2P_SCALE, 'min'),
-    maxMinor: amount(terms.max, P2P_SCALE, 'max'),
+    priceFiatMinor: parseUserAmount(terms.price, FIAT_SCALE, 'price'),
+    minMinor: parseUserAmount(terms.min, P2P_SCALE, 'min'),
+    maxMinor: parseUserAmount(terms.max, P2P_SCALE, 'max'),
   };
   // A published floor: below one USDT the 0.1 % fee, rounded up, would eat a visible part of an order.
   if (parsed.minMinor < MIN_ORDER_MINOR) throw new AppError('WRONG_PURCHASE_QUANTITY', { problem: 'min_below_floor', floor: '1' });
@@ -54,7 +46,7 @@ export async function postAd(deps: Deps, seller: UserRow, input: AdTerms & { tot
   if (tier === 0) throw new AppError('IDENTITY_VERIFICATION_REQUIRED');
   const contacts = Array.isArray(seller.contact_methods) ? seller.contact_methods : [];
   if (contacts.length === 0) throw new AppError('CONTACT_METHOD_REQUIRED');
-  const totalMinor = amount(input.total, P2P_SCALE, 'total');
+  const totalMinor = parseUserAmount(input.total, P2P_SCALE, 'total');
   const terms = parseTerms(input, totalMinor);
   const now = deps.now();
   try {

@@ -1,5 +1,6 @@
 import { AppError } from '@keel/contracts';
-import { AmountError, fiatTradeDecision, mulDiv, orderingRestrictedUntilMs, orderQuantityProblem, parsePositiveAmount } from '@keel/domain';
+import { fiatTradeDecision, mulDiv, orderingRestrictedUntilMs, orderQuantityProblem } from '@keel/domain';
+import { parseUserAmount } from '../amount-input.ts';
 import type { Deps } from '../../deps.ts';
 import type { Queryable } from '../../persistence/db.ts';
 import { enqueueJob } from '../../jobs/runner.ts';
@@ -35,13 +36,7 @@ const wholeUsdt = (minor: bigint) => mulDiv(minor, 1n, USDT_ONE, 'ceil');
  * transaction, so it happens even if nobody looks.
  */
 export async function placeOrder(deps: Deps, buyer: UserRow, input: { adId: bigint; quantity: string; remark: string }) {
-  let quantityMinor: bigint;
-  try {
-    quantityMinor = parsePositiveAmount(input.quantity, P2P_SCALE);
-  } catch (error) {
-    if (error instanceof AmountError) throw new AppError('WRONG_AMOUNT', { problem: error.problem, scale: P2P_SCALE });
-    throw error;
-  }
+  const quantityMinor = parseUserAmount(input.quantity, P2P_SCALE);
   const now = deps.now();
   const nowMs = now.getTime();
   const buyerTier = (await verificationStatesOf(deps.db, buyer.id)).tier;

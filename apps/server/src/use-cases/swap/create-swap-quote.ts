@@ -1,7 +1,5 @@
 import { AppError, type SwapQuote } from '@keel/contracts';
 import {
-  AmountError,
-  parsePositiveAmount,
   parsePriceMinor,
   PRICE_SCALE,
   priceSwap,
@@ -9,6 +7,7 @@ import {
   SwapPricingError,
   usdtSymbolOf,
 } from '@keel/domain';
+import { parseUserAmount } from '../amount-input.ts';
 import type { Deps } from '../../deps.ts';
 import type { UserAccountKind } from '../../persistence/ledger.store.ts';
 import { insertSwapQuote, type QuotedTick } from '../../persistence/swap-quotes.repository.ts';
@@ -36,13 +35,7 @@ export async function createSwapQuote(deps: Deps, request: SwapRequest): Promise
   if (fromScale === undefined || toScale === undefined) {
     throw new AppError('PARAMETER_ERROR', { fields: [{ field: 'body.fromAsset', message: 'unknown asset' }] });
   }
-  let amountMinor: bigint;
-  try {
-    amountMinor = parsePositiveAmount(request.amount, fromScale);
-  } catch (error) {
-    if (error instanceof AmountError) throw new AppError('WRONG_AMOUNT', { problem: error.problem, scale: fromScale });
-    throw error;
-  }
+  const amountMinor = parseUserAmount(request.amount, fromScale);
 
   const now = deps.now();
   const ticks: QuotedTick[] = [];

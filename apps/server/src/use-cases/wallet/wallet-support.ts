@@ -1,5 +1,6 @@
 import { AppError, type LocaleCode } from '@keel/contracts';
-import { AmountError, parsePositiveAmount, parsePriceMinor, usdtSymbolOf, usdtValueMinor } from '@keel/domain';
+import { parsePriceMinor, usdtSymbolOf, usdtValueMinor } from '@keel/domain';
+import { parseUserAmount } from '../amount-input.ts';
 import { type MessageKey, translate } from '@keel/locales';
 import type { Deps } from '../../deps.ts';
 import type { Db, Queryable } from '../../persistence/db.ts';
@@ -8,12 +9,7 @@ import type { ChannelSetting } from './wallet-settings.ts';
 
 /** A typed amount of a channel's asset in minor units, or the catalogue's "wrong amount". */
 export function parseChannelAmount(channel: ChannelSetting, text: string): bigint {
-  try {
-    return parsePositiveAmount(text, channel.scale);
-  } catch (error) {
-    if (error instanceof AmountError) throw new AppError('WRONG_AMOUNT', { problem: error.problem, scale: channel.scale });
-    throw error;
-  }
+  return parseUserAmount(text, channel.scale);
 }
 
 export interface UsdtValuation {

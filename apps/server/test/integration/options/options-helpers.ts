@@ -1,19 +1,14 @@
-import { parseAmount, transferPostings } from '@keel/domain';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../../src/persistence/db.ts';
-import { ensurePlatformAccount, ensureUserAccount, postEntry, toMinor } from '../../../src/persistence/ledger.store.ts';
-import { call, verifyUser, type WalletUser } from '../../helpers/wallet.ts';
+import { toMinor } from '../../../src/persistence/ledger.store.ts';
+import { call, fund, verifyUser, type WalletUser } from '../../helpers/wallet.ts';
 import { registerViaApi } from '../../helpers/test-app.ts';
 
 // Helpers for the contract tests (issue 7): a trader with USDT in the options account.
 
 /** Credits a user's options account from the treasury (a `demo.fund` entry). */
-export async function fundOptions(db: Db, userId: string, amount: string) {
-  await db.transaction(async (tx) => {
-    const treasury = await ensurePlatformAccount(tx, 'treasury', 'USDT', { allowNegative: true });
-    const options = await ensureUserAccount(tx, BigInt(userId), 'options', 'USDT');
-    await postEntry(tx, { reason: 'demo.fund', postings: transferPostings(treasury, options, 'USDT', parseAmount(amount, 6)), at: new Date() });
-  });
+export function fundOptions(db: Db, userId: string, amount: string) {
+  return fund(db, userId, 'USDT', amount, 'options');
 }
 
 /** A verified user who accepted the disclosure, with `amount` USDT in the options account. */
