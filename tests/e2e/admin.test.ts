@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../apps/server/src/security/passwords.ts';
 import { launchBrowser } from './helpers/browser.ts';
+import { createStaff, type StaffCredentials } from './helpers/identity.ts';
 import { type E2eServer, registerUser, startServer, uniqueUsername } from './helpers/server.ts';
 
 // The back-office skeleton: staff login, the user list, an audited status change.
@@ -9,12 +9,12 @@ import { type E2eServer, registerUser, startServer, uniqueUsername } from './hel
 let server: E2eServer;
 let browser: Browser;
 let context: BrowserContext;
+let opsadmin: StaffCredentials;
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  await server.db.query(`INSERT INTO staff (username, password_hash, roles) VALUES ('opsadmin', $1, ARRAY['admin'])`, [
-    await hashPassword('staffpass1'),
-  ]);
+  // Already through the first-login steps (ADR 0020): own password and an authenticator.
+  opsadmin = await createStaff(server, 'opsadmin', ['admin'], 'staffpass1');
   context = await browser.newContext({ baseURL: server.baseUrl, viewport: { width: 1280, height: 800 } });
   context.setDefaultTimeout(10_000);
 });
@@ -37,6 +37,7 @@ describe('back-office', () => {
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('Account or password incorrect');
 
     await page.getByLabel('Password').fill('staffpass1');
+    await page.getByLabel('Authenticator code').fill(await opsadmin.totpCode!());
     await page.getByRole('button', { name: 'Log in' }).click();
     const row = page.getByTestId(`user-row-${user.username}`);
     await row.waitFor();

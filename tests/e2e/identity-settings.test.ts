@@ -97,6 +97,37 @@ describe('security settings', () => {
     expect((await change('246801')).code).toBe(200);
   });
 
+  it('shows the payment-password lock rule, the tries left, and "locked until" after five wrong ones (issue 13)', async () => {
+    const user = await registerUser(server.baseUrl, uniqueUsername('lock'));
+    const change = (old: string) =>
+      callApi(server, 'PUT', '/home/user/payment-password', user.token, { oldPaymentPassword: old, paymentPassword: '999111', confirmPaymentPassword: '999111' });
+    await callApi(server, 'PUT', '/home/user/payment-password', user.token, { loginPassword: user.password, paymentPassword: '135790', confirmPaymentPassword: '135790' });
+    for (let wrong = 0; wrong < 3; wrong += 1) expect((await change('000000')).msg).toBe('wrong payment password');
+    context = await newPhoneContext(browser, server.baseUrl);
+    const page = await openLoggedIn(context, user, '/person/setting/paypassword');
+    await page.getByTestId('paypassword-change').waitFor();
+    await expect
+      .poll(() => page.getByTestId('paypassword-lock').textContent())
+      .toContain('5 wrong payment passwords within 24 hours lock it for 24 hours. A right one resets the count.');
+    expect(await page.getByTestId('paypassword-failures-left').textContent()).toBe('Wrong tries left before it locks: 2.');
+
+    for (let wrong = 0; wrong < 2; wrong += 1) {
+      await page.getByLabel('Current payment password').fill('000000');
+      await page.getByLabel('New payment password').fill('246801');
+      await page.getByLabel('Confirm payment password').fill('246801');
+      await page.getByTestId('paypassword-submit').click();
+      await expect.poll(() => page.getByTestId('form-error').textContent()).toBe('Wrong payment password');
+    }
+    const security = await callApi<{ paymentPasswordLock: { lockedUntil: string } }>(server, 'GET', '/home/user/security', user.token);
+    const until = formatDateTime(security.data.paymentPasswordLock.lockedUntil);
+    await expect.poll(() => page.getByTestId('paypassword-locked-until').textContent()).toBe(`The payment password is locked until ${until}.`);
+    // The right one is refused too, naming the end of the lock.
+    await page.getByLabel('Current payment password').fill('135790');
+    await page.getByTestId('paypassword-submit').click();
+    await expect.poll(() => page.getByTestId('form-error').textContent()).toBe(`The payment password is locked until ${until}.`);
+    expect((await change('135790')).msg).toBe('payment password locked');
+  });
+
   it('changes the login password: other sessions end, and the 24 h withdrawal lock is shown with its end', async () => {
     const user = await registerUser(server.baseUrl, uniqueUsername('chpw'));
     const otherDevice = await loginViaApi(server, user.username, user.password);

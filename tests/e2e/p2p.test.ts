@@ -379,9 +379,14 @@ describe('P2P on one server', () => {
     const note = 'Bank statement 4471 shows the payment arrived';
     await detail.locator('textarea[name="note"]').fill(note);
     await detail.getByRole('button', { name: 'Release to the buyer' }).click();
-    // The confirm step names the effect with the order's own amounts.
-    expect(await detail.getByTestId('appeal-effect').textContent()).toMatch(/^Release 100(\.0+)? USDT \(99\.90* to the buyer, 0\.10* fee\)$/);
-    await detail.getByRole('button', { name: 'Confirm release' }).click();
+    // The confirmation dialog names the effect with the order's own amounts and both users.
+    const confirm = staff.getByRole('alertdialog');
+    expect(await confirm.locator('#confirm-text').textContent()).toMatch(
+      new RegExp(
+        `^100(\\.0+)? USDT leave the escrow of ${seller.username} \\(#${seller.userId}\\): 99\\.90* USDT to ${buyer.username} \\(#${buyer.userId}\\), 0\\.10* USDT fee\\. `,
+      ),
+    );
+    await confirm.getByRole('button', { name: 'Confirm release' }).click();
     await detail.getByTestId('appeal-resolution').waitFor();
     expect(await detail.getByTestId('field-note').textContent()).toBe(note);
     expect(await detail.getByTestId('field-resolvedBy').textContent()).toBe('support01');
@@ -403,6 +408,52 @@ describe('P2P on one server', () => {
       await eventually(async () => (await bodies.allTextContents()).some((body) => body.startsWith('Released:'))).toBe(true);
       expect.soft(await bodies.allTextContents(), `the ${side} reads staff's note in /message`).toContainEqual(expect.stringContaining(note));
     }
+  });
+
+  it('an appeal above 1,000 USDT: one support member only proposes (shown in the queue and the detail), a second one confirms it', async () => {
+    const seller = await newTrader(server, 'bseller', '2000');
+    const buyer = await newTrader(server, 'bbuyer');
+    const ad = await postAd(server.app, seller, '2000', { max: '2000' });
+    const orderId = await placeOrder(server, buyer, ad.id, '2000');
+    expect((await call(server.app, 'POST', `/home/p2p/orders/${orderId}/paid`, buyer.token)).code).toBe(200);
+    clock.offsetMs = 16 * MINUTE;
+    expect((await call(server.app, 'POST', `/home/p2p/orders/${orderId}/appeal`, buyer.token, { reason: 'Paid, and no release since' })).code).toBe(200);
+    const buyerUsdt = async () => (await server.db.query<{ available_minor: string }>(`SELECT available_minor::text FROM ledger_accounts WHERE user_id = $1 AND kind = 'coin'`, [buyer.userId]))[0]?.available_minor ?? '0';
+
+    // The first member: the dialog names the amounts and both users, and says it may only be a proposal.
+    const first = await staffPage(server, await createStaff(server, 'support02', ['support']));
+    await first.getByRole('button', { name: 'Appeals' }).click();
+    await first.getByTestId(`appeal-row-${orderId}`).getByRole('button', { name: 'View' }).click();
+    const detail = first.getByTestId('appeal-detail');
+    await detail.locator('textarea[name="note"]').fill('The bank statement shows the payment');
+    await detail.getByRole('button', { name: 'Release to the buyer' }).click();
+    const confirm = first.getByRole('alertdialog');
+    expect(await confirm.locator('#confirm-text').textContent()).toMatch(
+      new RegExp(`^2000(\\.0+)? USDT leave the escrow of ${seller.username} \\(#${seller.userId}\\): 1998\\.0+ USDT to ${buyer.username} \\(#${buyer.userId}\\), 2\\.0+ USDT fee\\. If the two-person rule applies`),
+    );
+    await confirm.getByRole('button', { name: 'Confirm release' }).click();
+    await expect.poll(() => text(first, 'appeal-notice')).toMatch(/: your proposal “Released to the buyer” is recorded\. A different support member must confirm it; nothing has moved\.$/);
+    expect(await text(first, 'two-person-reason')).toBe('Needs a second approver: worth 2000.000000 USDT, above the threshold of 1000.000000 USDT.');
+    expect(await text(first, 'appeal-proposal-waiting')).toMatch(/^support02 proposed “Released to the buyer” at /);
+    await expect.poll(() => first.getByTestId(`appeal-row-${orderId}`).getByTestId('needs-second-approver').textContent()).toBe(
+      'Needs a second member: “Released to the buyer” proposed by support02',
+    );
+    expect(await buyerUsdt()).toBe('0');
+
+    // A second member confirms the same outcome: now it is carried out.
+    const second = await staffPage(server, await createStaff(server, 'support03', ['support']));
+    await second.getByRole('button', { name: 'Appeals' }).click();
+    await second.getByTestId(`appeal-row-${orderId}`).getByRole('button', { name: 'View' }).click();
+    const secondDetail = second.getByTestId('appeal-detail');
+    expect(await secondDetail.getByTestId('field-proposedBy').textContent()).toBe('support02');
+    expect(await secondDetail.locator('textarea[name="note"]').inputValue()).toBe('The bank statement shows the payment');
+    await secondDetail.getByRole('button', { name: 'Release to the buyer' }).click();
+    const secondConfirm = second.getByRole('alertdialog');
+    expect(await secondConfirm.locator('#confirm-text').textContent()).toContain('support02 proposed this outcome: your confirmation carries it out now.');
+    await secondConfirm.getByRole('button', { name: 'Confirm release' }).click();
+    await secondDetail.getByTestId('appeal-resolution').waitFor();
+    expect(await secondDetail.getByTestId('field-resolvedBy').textContent()).toBe('support03');
+    expect(await buyerUsdt()).toBe('1998000000');
   });
 });
 

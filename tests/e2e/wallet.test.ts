@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import qrcode from 'qrcode-generator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bindAddress, setPaymentPassword, TEST_XPUB, VALID_ADDRESSES, verifyUser } from '../../apps/server/test/helpers/wallet.ts';
+import { bindAddress, call, setPaymentPassword, TEST_XPUB, VALID_ADDRESSES, verifyUser } from '../../apps/server/test/helpers/wallet.ts';
 import { launchBrowser, newPhoneContext, openLoggedIn, pathOf } from './helpers/browser.ts';
 import { callApi, createStaff, photo, staffLogin } from './helpers/identity.ts';
 import { fundUser } from './helpers/ledger.ts';
 import { type E2eServer, registerUser, startServer, uniqueUsername } from './helpers/server.ts';
+import { qrModulesOf, qrModulesShown } from './helpers/qr.ts';
 
 // Issue 5, the wallet in the browser: a deposit reported with a screenshot and approved by finance
 // staff in the back-office; an address added through the address book (checksum checked), a
@@ -59,22 +59,6 @@ async function walletUser(server: E2eServer, prefix: string, options: { usdt?: s
   if (options.paymentPassword) await setPaymentPassword(server.app, user, PAYMENT_PASSWORD);
   if (options.usdt) await fundUser(server.db, { userId: user.userId, asset: 'USDT', amount: options.usdt });
   return user;
-}
-
-/** The dark modules of the QR code the page draws, as "row,col" (from its SVG path). */
-async function qrModulesShown(page: Page): Promise<string[]> {
-  const path = await page.getByTestId('qr-code').locator('path').getAttribute('d');
-  return [...(path ?? '').matchAll(/M(\d+) (\d+)h1v1h-1z/g)].map(([, x, y]) => `${Number(y) - 4},${Number(x) - 4}`).sort();
-}
-
-/** The dark modules of a QR code of `text` (any version, error correction M). */
-function qrModulesOf(textToEncode: string): string[] {
-  const code = qrcode(0, 'M');
-  code.addData(textToEncode);
-  code.make();
-  const dark: string[] = [];
-  for (let row = 0; row < code.getModuleCount(); row++) for (let col = 0; col < code.getModuleCount(); col++) if (code.isDark(row, col)) dark.push(`${row},${col}`);
-  return dark.sort();
 }
 
 describe('wallet with deposit addresses and no address hold', () => {
@@ -150,6 +134,14 @@ describe('wallet with deposit addresses and no address hold', () => {
       /^Approving credits exactly 250\.50* USDT, the amount the user reported\. Staff never enter an amount\.$/,
     );
     await detail.getByRole('button', { name: 'Approve' }).click();
+    // Nothing happens before the confirmation, which names the deposit, its amount and asset, and the user.
+    const confirm = staff.getByRole('alertdialog');
+    expect(await confirm.locator('#confirm-title').textContent()).toBe(`Approve deposit #${depositId}?`);
+    expect(await confirm.locator('#confirm-text').textContent()).toMatch(
+      new RegExp(`^Credit 250\\.50* USDT \\(worth 250\\.50* USDT\\) to ${user.username} \\(#${user.userId}\\): exactly what the user reported\\.`),
+    );
+    expect((await server.db.query<{ status: string }>('SELECT status FROM deposits WHERE id = $1', [depositId]))[0]!.status).toBe('pending');
+    await confirm.getByRole('button', { name: /^Approve 250\.50* USDT$/ }).click();
     await expect.poll(() => text(staff, 'finance-notice')).toBe(`#${depositId} is now: Approved.`);
     await staff.getByTestId('deposits-empty').waitFor();
 
@@ -184,6 +176,57 @@ describe('wallet with deposit addresses and no address hold', () => {
     expect(audit.at(-1)).toEqual({ action: 'deposit.approve', username: 'finance1' });
     expect(audit.filter((each) => each.action === 'deposit.proof.view').length).toBeGreaterThanOrEqual(1);
     expect(new Set(audit.map((each) => `${each.action} ${each.username}`))).toEqual(new Set(['deposit.proof.view finance1', 'deposit.approve finance1']));
+  });
+
+  it('a deposit the two-person rule holds: the queue says so, the first approval names the rule and its numbers, a second member credits it', async () => {
+    const user = await walletUser(server, 'big');
+    const first = await createStaff(server, 'finance3', ['finance']);
+    const second = await createStaff(server, 'finance4', ['finance']);
+    const reported = await call(server.app, 'POST', '/home/wallet/deposits', user.token, {
+      channel: 'USDT-TRC20',
+      amount: '12000',
+      txHash: randomBytes(32).toString('hex'),
+    });
+    const depositId = reported.data.id as string;
+
+    const staff = await staffPage(server, first);
+    await staff.getByRole('button', { name: 'Deposits' }).click();
+    // The published rule heads the queue; the row says that two approvers are needed.
+    await expect.poll(() => text(staff, 'two-person-rule')).toContain('a deposit or withdrawal above 10000.000000 USDT, an appeal above 1000.000000 USDT');
+    const row = staff.getByTestId(`deposit-row-${depositId}`);
+    await expect.poll(() => row.getByTestId('needs-second-approver').textContent()).toBe('Needs two approvers');
+    await row.getByRole('button', { name: 'Open' }).click();
+    const detail = staff.getByTestId('deposit-detail');
+    expect(await detail.getByTestId('two-person-reason').textContent()).toBe(
+      'Needs a second approver: worth 12000.000000 USDT, above the threshold of 10000.000000 USDT.',
+    );
+    await detail.getByRole('button', { name: 'Approve' }).click();
+    const confirm = staff.getByRole('alertdialog');
+    expect(await confirm.locator('#confirm-text').textContent()).toContain(`Credit 12000.000000 USDT (worth 12000.000000 USDT) to ${user.username} (#${user.userId})`);
+    await confirm.getByRole('button', { name: 'Approve 12000.000000 USDT' }).click();
+    await expect.poll(() => text(staff, 'finance-notice')).toBe(`#${depositId}: your first approval is recorded. A second staff member must approve.`);
+    await detail.getByTestId('own-first-approval').waitFor();
+    expect(await detail.getByRole('button', { name: 'Approve' }).isDisabled()).toBe(true);
+    await expect.poll(() => row.getByTestId('needs-second-approver').textContent()).toBe('Needs a second approver');
+    expect((await server.db.query<{ status: string }>('SELECT status FROM deposits WHERE id = $1', [depositId]))[0]!.status).toBe('pending');
+
+    // A different finance member gives the second approval, which credits it.
+    const otherContext = await browser.newContext({ baseURL: server.baseUrl, viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    try {
+      const other = await otherContext.newPage();
+      await staffLogin(other, second);
+      await other.getByRole('button', { name: 'Deposits' }).click();
+      await other.getByTestId(`deposit-row-${depositId}`).getByRole('button', { name: 'Open' }).click();
+      const otherDetail = other.getByTestId('deposit-detail');
+      expect(await otherDetail.getByTestId('first-approval').textContent()).toMatch(/^First approval by finance3 at /);
+      await otherDetail.getByRole('button', { name: 'Approve' }).click();
+      await other.getByRole('alertdialog').getByRole('button', { name: 'Approve 12000.000000 USDT' }).click();
+      await expect.poll(() => text(other, 'finance-notice')).toBe(`#${depositId} is now: Approved.`);
+    } finally {
+      await otherContext.close();
+    }
+    const decisions = await server.db.query<{ people: number }>(`SELECT people FROM staff_money_decisions WHERE kind = 'deposit.credit' AND record_id = $1`, [depositId]);
+    expect(decisions).toEqual([{ people: 2 }]);
   });
 
   it('adds an address through the address book, withdraws with the payment password; staff reject and the funds return', async () => {
@@ -273,6 +316,11 @@ describe('wallet with deposit addresses and no address hold', () => {
     await detail.getByRole('button', { name: 'Reject' }).click();
     await detail.locator('textarea[name="reason"]').fill('The address belongs to a sanctioned service');
     await detail.getByRole('button', { name: 'Reject with this reason' }).click();
+    const confirm = staff.getByRole('alertdialog');
+    expect(await confirm.locator('#confirm-text').textContent()).toMatch(
+      new RegExp(`^The held 101(\\.0+)? USDT return to ${user.username} \\(#${user.userId}\\)\\. The user reads your reason: “The address belongs to a sanctioned service”$`),
+    );
+    await confirm.getByRole('button', { name: /^Return 101(\.0+)? USDT$/ }).click();
     await expect.poll(() => text(staff, 'finance-notice')).toBe(`#${withdrawalId} is now: Rejected.`);
     await staff.getByTestId('withdrawals-empty').waitFor();
 

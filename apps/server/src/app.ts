@@ -18,11 +18,13 @@ import type { FileStorage } from './integrations/storage/file-storage.ts';
 import { storageFromConfig } from './integrations/storage/storage-from-config.ts';
 import type { Db } from './persistence/db.ts';
 import { ledgerBatcherFor } from './persistence/ledger-batcher.ts';
+import { rateLimitStoreFromConfig } from './http/rate-limit-store.ts';
 import { buildOpenApiDocument, renderApiReference } from './http/openapi.ts';
 import { optionsAdminRoutes, optionsRoutes } from './http/routes/options.routes.ts';
 import { startOptionsSettler } from './use-cases/options/settle-option-orders.ts';
-import { registerRoute, type RouteHandler } from './http/route.ts';
+import { registerRoute, type RouteHandler, type RouteHooks } from './http/route.ts';
 import { adminRoutes } from './http/routes/admin.routes.ts';
+import { staffRoutes } from './http/routes/staff.routes.ts';
 import { assetsRoutes } from './http/routes/assets.routes.ts';
 import { authRoutes } from './http/routes/auth.routes.ts';
 import { marketRoutes } from './http/routes/market.routes.ts';
@@ -44,6 +46,7 @@ export const allRoutes: readonly RouteHandler[] = [
   ...securityRoutes,
   ...verificationRoutes,
   ...adminRoutes,
+  ...staffRoutes,
   ...assetsRoutes,
   ...marketRoutes,
   ...swapRoutes,
@@ -86,8 +89,18 @@ export interface BuildAppOptions {
   /** Run the contract settler every this many ms while the app is open (main.ts: OPTIONS_SETTLE_INTERVAL_MS; tests settle by hand). */
   optionsSettleIntervalMs?: number;
   logger?: FastifyServerOptions['logger'];
+  /**
+   * The Redis key prefix of the per-address HTTP limit when REDIS_URL is set (default
+   * `keel:rate-limit:`); tests give their own so runs sharing a Redis do not count each other.
+   */
+  rateLimitRedisPrefix?: string;
   /** Test hook: extra routes (e.g. one that throws) registered like any other. */
   extraRoutes?: (app: FastifyInstance) => void;
+  /**
+   * Test seam (crash-idempotency test, ADR 0019): called after an idempotent request's effect
+   * committed; throwing `SimulatedCrash` loses its answer as a dead process would. Never set in production.
+   */
+  afterHandlerCommitted?: RouteHooks['afterHandlerCommitted'];
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -98,6 +111,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustProxy: config.TRUST_PROXY,
     genReqId: () => randomUUID(),
     requestIdHeader: false,
+    // A path the router cannot read (broken percent-encoding, a parameter longer than it takes) is
+    // the client's input: "parameter error" in the envelope, not Fastify's own answer (issue 13).
+    frameworkErrors: (_error, _request, reply) =>
+      sendError(reply, new AppError('PARAMETER_ERROR', { fields: [{ field: 'params', message: 'unreadable path' }] })),
   });
   const storage = options.storage ?? (await storageFromConfig(config)).storage;
   const chain = options.chain ?? (config.ETHEREUM_RPC_URL ? createEthereumGateway({ rpcUrl: config.ETHEREUM_RPC_URL }) : undefined);
@@ -135,8 +152,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   });
   await app.register(cors, { origin: config.CORS_ORIGINS.length > 0 ? config.CORS_ORIGINS : false });
+  // Counted in Redis with REDIS_URL, so several server processes share one count per address (ADR 0018).
+  const rateLimitStore = rateLimitStoreFromConfig(config, app.log, options.rateLimitRedisPrefix);
+  app.addHook('onClose', () => rateLimitStore.close());
   await app.register(rateLimit, {
     global: false,
+    ...rateLimitStore.options,
     errorResponseBuilder: (_request, context) =>
       new AppError('TOO_MANY_REQUESTS', { retryAfterSeconds: Math.ceil(context.ttl / 1000) }),
   });
@@ -158,7 +179,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // File uploads arrive as raw bytes; only contracts with `binaryBody` accept them.
   app.addContentTypeParser(/^(application\/octet-stream|image\/[a-z.+-]+)$/, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-  for (const route of allRoutes) registerRoute(app, deps, route);
+  for (const route of allRoutes) registerRoute(app, deps, route, { afterHandlerCommitted: options.afterHandlerCommitted });
   if (chain && options.chainWatchIntervalMs) {
     const watch = startChainDepositWatch(deps, chain, options.chainWatchIntervalMs);
     app.addHook('onClose', () => watch.stop());

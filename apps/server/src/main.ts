@@ -62,9 +62,16 @@ if (keyWasGenerated) {
 if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
 
 if (config.SEED_DEMO) {
-  const seeded = await seedDemoData(db, new Date());
-  // Printed once, on the run that created them; only their hashes are stored.
-  if (seeded.staff) console.log(`\nFirst staff account (shown once): ${seeded.staff.username} / ${seeded.staff.password}`);
+  const seeded = await seedDemoData(db, new Date(), config.STAFF_ONE_TIME_PASSWORD_TTL_HOURS);
+  // Printed once, on the run that created them; only their hashes are stored. The staff password
+  // is a one-time password: the first login sets an own password and enrols an authenticator.
+  if (seeded.staff) {
+    console.log(
+      `\nFirst staff account (shown once): ${seeded.staff.username} / ${seeded.staff.password}` +
+        `\n  a one-time password, valid until ${seeded.staff.expiresAt.toISOString()}: at first login set your own password and enrol an authenticator app` +
+        `\n  (a new one: npm run staff:reset -- ${seeded.staff.username})`,
+    );
+  }
   if (seeded.demoUser) console.log(`Demo user (shown once): ${seeded.demoUser.username} / ${seeded.demoUser.password}\n`);
 }
 

@@ -33,19 +33,48 @@ export async function lastOutboxId(server: E2eServer): Promise<bigint> {
   return BigInt(row?.id ?? 0);
 }
 
-/** A staff member (there is no public staff sign-up). */
-export async function createStaff(server: E2eServer, username: string, roles: string[], password = 'staffpass1') {
-  await server.db.query('INSERT INTO staff (username, password_hash, roles) VALUES ($1, $2, $3)', [username, await hashPassword(password), roles]);
-  return { username, password };
+/** The authenticator secret of every staff member `createStaff` makes (base32, as enrolment stores it). */
+export const E2E_STAFF_TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+
+export interface StaffCredentials {
+  username: string;
+  password: string;
+  /** The code the member's authenticator shows now, by the server's clock (members made by `createStaff`). */
+  totpCode?: () => Promise<string>;
+}
+
+/**
+ * A staff member already through the first-login steps (ADR 0020: own password set, authenticator
+ * enrolled with E2E_STAFF_TOTP_SECRET), as an admin would have created them and they would have
+ * set themselves up. There is no public staff sign-up.
+ */
+export async function createStaff(server: E2eServer, username: string, roles: string[], password = 'staffpass1'): Promise<StaffCredentials> {
+  await server.db.query('INSERT INTO staff (username, password_hash, roles, totp_secret) VALUES ($1, $2, $3, $4)', [
+    username,
+    await hashPassword(password),
+    roles,
+    E2E_STAFF_TOTP_SECRET,
+  ]);
+  return {
+    username,
+    password,
+    async totpCode() {
+      // A test may log one member in several times within one 30 s step, where a person would wait
+      // for the authenticator's next code (a code works once): the last accepted step is forgotten.
+      await server.db.query('UPDATE staff SET totp_last_step = NULL WHERE username = $1', [username]);
+      return hotp(base32Decode(E2E_STAFF_TOTP_SECRET), totpStepAt(server.now().getTime()));
+    },
+  };
 }
 
 /** Logs a staff member in through the back-office form (ending any staff session of the context). */
-export async function staffLogin(page: Page, staff: { username: string; password: string }) {
+export async function staffLogin(page: Page, staff: StaffCredentials) {
   await page.goto('/admin');
   await page.evaluate(() => localStorage.removeItem('staffToken'));
   await page.reload();
   await page.getByLabel('Username').fill(staff.username);
   await page.getByLabel('Password').fill(staff.password);
+  if (staff.totpCode) await page.getByLabel('Authenticator code').fill(await staff.totpCode());
   await page.getByRole('button', { name: 'Log in' }).click();
   await page.getByRole('button', { name: 'Log out' }).waitFor();
 }

@@ -6,6 +6,8 @@ import {
   listStaffDepositsContract,
   listStaffOptionOrdersContract,
   listStaffWithdrawalsContract,
+  listStaffContract,
+  listUsersContract,
   listVerificationsContract,
   staffLogoutContract,
   staffMeContract,
@@ -14,19 +16,29 @@ import {
 import { useCallback, useEffect, useState } from 'react';
 import { AppealsPage } from '../features/appeals/AppealsPage.tsx';
 import { AuditPage } from '../features/audit/AuditPage.tsx';
+import { FirstLoginPage } from '../features/auth/FirstLoginPage.tsx';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { DepositsPage } from '../features/finance/DepositsPage.tsx';
 import { WithdrawalsPage } from '../features/finance/WithdrawalsPage.tsx';
 import { OptionsPage } from '../features/options/OptionsPage.tsx';
 import { OutboxPage } from '../features/outbox/OutboxPage.tsx';
+import { MySessionsPage } from '../features/staff/MySessionsPage.tsx';
+import { StaffPage } from '../features/staff/StaffPage.tsx';
 import { UsersPage } from '../features/users/UsersPage.tsx';
 import { VerificationsPage } from '../features/verifications/VerificationsPage.tsx';
 import { api, setSessionLostHandler, staffToken } from '../shared/api.ts';
 import { useI18n } from '../shared/i18n.tsx';
 import { LanguageSelect } from '../shared/LanguageSelect.tsx';
 
-type Staff = { id: string; username: string; roles: StaffRole[] };
-type View = 'users' | 'audit' | 'verifications' | 'outbox' | 'deposits' | 'withdrawals' | 'appeals' | 'options';
+type Staff = {
+  id: string;
+  username: string;
+  roles: StaffRole[];
+  /** The first-login step still missing (ADR 0020); until it is null only that step is shown. */
+  setupStep: 'set_password' | 'enrol_totp' | null;
+  oneTimePasswordExpiresAt: string | null;
+};
+type View = 'users' | 'audit' | 'verifications' | 'outbox' | 'deposits' | 'withdrawals' | 'appeals' | 'options' | 'staff' | 'mysessions';
 
 const allowed = (roles: readonly StaffRole[], contract: { staffRoles?: readonly string[] }) =>
   roles.some((role) => (contract.staffRoles ?? []).includes(role));
@@ -52,10 +64,24 @@ export function App() {
     if (staffToken.get()) void loadMe();
   }, [loadMe]);
 
+  async function logout() {
+    await api(staffLogoutContract).catch(() => {});
+    staffToken.clear();
+    setStaff(null);
+  }
+  /** This browser's session was ended from the sessions list: back to the login form. */
+  function loggedOut() {
+    staffToken.clear();
+    setStaff(null);
+  }
+
   if (checking) return <p className="muted center">{t('admin.loading')}</p>;
   if (!staff) return <LoginPage onLoggedIn={loadMe} />;
+  if (staff.setupStep) return <FirstLoginPage staff={staff} onStepDone={loadMe} onLogout={logout} />;
 
   const canReadAudit = allowed(staff.roles, listAuditContract);
+  // The user list (admin, compliance, support, finance; contacts masked for the last two, ADR 0023).
+  const canListUsers = allowed(staff.roles, listUsersContract);
   // Pages the server would refuse are not offered (the server refuses them anyway).
   const canReview = allowed(staff.roles, listVerificationsContract);
   const canReadOutbox = allowed(staff.roles, listNotificationsContract);
@@ -68,55 +94,76 @@ export function App() {
   const canReadOptionsHouse = allowed(staff.roles, getOptionsHouseContract);
   const canReadOptionOrders = allowed(staff.roles, listStaffOptionOrdersContract);
   const canReadOptions = canReadOptionsHouse || canReadOptionOrders;
-  async function logout() {
-    await api(staffLogoutContract).catch(() => {});
-    staffToken.clear();
-    setStaff(null);
-  }
+  // Staff accounts (role admin, ADR 0020).
+  const canManageStaff = allowed(staff.roles, listStaffContract);
+  const viewAllowed: Record<View, boolean> = {
+    users: canListUsers,
+    audit: canReadAudit,
+    verifications: canReview,
+    outbox: canReadOutbox,
+    deposits: canReviewDeposits,
+    withdrawals: canReviewWithdrawals,
+    appeals: canResolveAppeals,
+    options: canReadOptions,
+    staff: canManageStaff,
+    mysessions: true,
+  };
+  // The view chosen, or else the first one these roles may open (content and merchant staff have no user list).
+  const shown = viewAllowed[view] ? view : (Object.keys(viewAllowed) as View[]).find((each) => viewAllowed[each])!;
 
   return (
     <div className="shell">
       <header>
         <strong>{t('admin.title')}</strong>
         <nav>
-          <button type="button" className={view === 'users' ? 'tab active' : 'tab'} onClick={() => setView('users')}>
-            {t('admin.nav.users')}
-          </button>
+          {canListUsers && (
+            <button type="button" className={shown === 'users' ? 'tab active' : 'tab'} onClick={() => setView('users')}>
+              {t('admin.nav.users')}
+            </button>
+          )}
           {canReadAudit && (
-            <button type="button" className={view === 'audit' ? 'tab active' : 'tab'} onClick={() => setView('audit')}>
+            <button type="button" className={shown === 'audit' ? 'tab active' : 'tab'} onClick={() => setView('audit')}>
               {t('admin.nav.audit')}
             </button>
           )}
           {canReview && (
-            <button type="button" className={view === 'verifications' ? 'tab active' : 'tab'} onClick={() => setView('verifications')}>
+            <button type="button" className={shown === 'verifications' ? 'tab active' : 'tab'} onClick={() => setView('verifications')}>
               {t('admin.verifications.nav')}
             </button>
           )}
           {canReadOutbox && (
-            <button type="button" className={view === 'outbox' ? 'tab active' : 'tab'} onClick={() => setView('outbox')}>
+            <button type="button" className={shown === 'outbox' ? 'tab active' : 'tab'} onClick={() => setView('outbox')}>
               {t('admin.outbox.nav')}
             </button>
           )}
           {canReviewDeposits && (
-            <button type="button" className={view === 'deposits' ? 'tab active' : 'tab'} onClick={() => setView('deposits')}>
+            <button type="button" className={shown === 'deposits' ? 'tab active' : 'tab'} onClick={() => setView('deposits')}>
               {t('admin.finance.nav.deposits')}
             </button>
           )}
           {canReviewWithdrawals && (
-            <button type="button" className={view === 'withdrawals' ? 'tab active' : 'tab'} onClick={() => setView('withdrawals')}>
+            <button type="button" className={shown === 'withdrawals' ? 'tab active' : 'tab'} onClick={() => setView('withdrawals')}>
               {t('admin.finance.nav.withdrawals')}
             </button>
           )}
           {canResolveAppeals && (
-            <button type="button" className={view === 'appeals' ? 'tab active' : 'tab'} onClick={() => setView('appeals')}>
+            <button type="button" className={shown === 'appeals' ? 'tab active' : 'tab'} onClick={() => setView('appeals')}>
               {t('admin.appeals.nav')}
             </button>
           )}
           {canReadOptions && (
-            <button type="button" className={view === 'options' ? 'tab active' : 'tab'} onClick={() => setView('options')}>
+            <button type="button" className={shown === 'options' ? 'tab active' : 'tab'} onClick={() => setView('options')}>
               {t('admin.options.nav')}
             </button>
           )}
+          {canManageStaff && (
+            <button type="button" className={shown === 'staff' ? 'tab active' : 'tab'} onClick={() => setView('staff')}>
+              {t('admin.staff.nav')}
+            </button>
+          )}
+          <button type="button" className={shown === 'mysessions' ? 'tab active' : 'tab'} onClick={() => setView('mysessions')}>
+            {t('admin.sessions.mineNav')}
+          </button>
         </nav>
         <span className="who">
           {staff.username} · {staff.roles.map((role) => t(`admin.role.${role}`)).join(', ')}
@@ -127,14 +174,16 @@ export function App() {
         </button>
       </header>
       <main>
-        {view === 'users' && <UsersPage roles={staff.roles} />}
-        {view === 'audit' && canReadAudit && <AuditPage />}
-        {view === 'verifications' && canReview && <VerificationsPage />}
-        {view === 'outbox' && canReadOutbox && <OutboxPage />}
-        {view === 'deposits' && canReviewDeposits && <DepositsPage staff={staff} />}
-        {view === 'withdrawals' && canReviewWithdrawals && <WithdrawalsPage staff={staff} />}
-        {view === 'appeals' && canResolveAppeals && <AppealsPage />}
-        {view === 'options' && canReadOptions && <OptionsPage showHouse={canReadOptionsHouse} showOrders={canReadOptionOrders} />}
+        {shown === 'users' && <UsersPage roles={staff.roles} />}
+        {shown === 'audit' && <AuditPage />}
+        {shown === 'verifications' && <VerificationsPage />}
+        {shown === 'outbox' && <OutboxPage />}
+        {shown === 'deposits' && <DepositsPage staff={staff} />}
+        {shown === 'withdrawals' && <WithdrawalsPage staff={staff} />}
+        {shown === 'appeals' && <AppealsPage />}
+        {shown === 'options' && <OptionsPage showHouse={canReadOptionsHouse} showOrders={canReadOptionOrders} />}
+        {shown === 'staff' && <StaffPage me={staff} />}
+        {shown === 'mysessions' && <MySessionsPage onLoggedOut={loggedOut} />}
       </main>
     </div>
   );

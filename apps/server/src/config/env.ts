@@ -61,8 +61,9 @@ const envSchema = z.object({
     .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   /**
-   * redis:// or rediss:// URL of the Redis that carries user events (/ws) between nodes. Without
-   * it events stay in this process: right for one node, wrong for several behind a load balancer.
+   * redis:// or rediss:// URL of the Redis that carries user events (/ws) between nodes and counts
+   * the per-address rate limit for all of them. Without it both stay in this process: right for one
+   * node, wrong for several behind a load balancer.
    */
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -70,7 +71,9 @@ const envSchema = z.object({
   SERVICE_URL: z.url({ protocol: /^(https?|mailto)$/ }).default('https://support.keel.example/'),
   SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 7),
   STAFF_SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(72).default(8),
-  /** Comma-separated origins allowed to call the API from another site; empty = same origin only. */
+  /** Hours a staff one-time password (issued on creation or reset) works; published in the API docs (ADR 0020). */
+  STAFF_ONE_TIME_PASSWORD_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 14).default(72),
+  /** Comma-separated origins allowed to call the API and open /ws from another site; empty = same origin only. */
   CORS_ORIGINS: z
     .string()
     .default('')
@@ -168,6 +171,13 @@ const envSchema = z.object({
   WITHDRAWAL_MIN_USDT: decimalText.default('10'),
   WITHDRAWAL_MIN_BTC: decimalText.default('0.001'),
   WITHDRAWAL_MIN_ETH: decimalText.default('0.01'),
+  /**
+   * The largest amount one deposit report may name, per asset: a published sanity cap (issue 13), so
+   * a typo or an absurd figure never reaches the finance queue. Larger transfers are reported in parts.
+   */
+  DEPOSIT_MAX_USDT: decimalText.default('10000000'),
+  DEPOSIT_MAX_BTC: decimalText.default('1000'),
+  DEPOSIT_MAX_ETH: decimalText.default('20000'),
   /** Operator switch: false closes withdrawals for everyone ("withdrawal temporarily closed"). */
   WITHDRAWALS_OPEN: booleanText.default(true),
   /** Daily window in UTC when withdrawals are accepted, "HH:MM-HH:MM"; empty = any time. */
@@ -181,6 +191,16 @@ const envSchema = z.object({
   WITHDRAWAL_ADDRESS_HOLD_HOURS: z.coerce.number().int().min(0).max(24 * 30).default(24),
   /** Deposits and withdrawals worth more than this many USDT need two different staff approvals. */
   WALLET_TWO_PERSON_ABOVE_USDT: z.coerce.number().int().min(0).max(1_000_000_000).default(10_000),
+  // The cumulative two-person rule of every staff decision that moves money (ADR 0022), published
+  // in the wallet overview: beyond these a second, different staff member has to agree.
+  /** P2P appeals whose escrow is worth more than this many USDT are resolved by two support members. */
+  P2P_APPEAL_TWO_PERSON_ABOVE_USDT: z.coerce.number().int().min(0).max(1_000_000_000).default(1_000),
+  /** What one staff member may decide alone within the window, in USDT (deposits, withdrawals, appeals together). */
+  TWO_PERSON_STAFF_ALONE_USDT: z.coerce.number().int().min(0).max(1_000_000_000).default(10_000),
+  /** What may reach or leave one user through one-person staff decisions within the window, in USDT. */
+  TWO_PERSON_USER_ALONE_USDT: z.coerce.number().int().min(0).max(1_000_000_000).default(10_000),
+  /** The window of both sums, in hours (rolling, counted back from each decision). */
+  TWO_PERSON_WINDOW_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(24),
   /** An Ethereum JSON-RPC endpoint: ETH and USDT-ERC20 deposits are then checked on chain, not by staff. */
   ETHEREUM_RPC_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** Confirmations an on-chain deposit waits for before it is credited. */

@@ -10,7 +10,10 @@ const callerErrors: Record<Contract['caller'], ErrorKey[]> = {
 
 /** Every catalogue error a call can answer with: its own, those of its caller kind, the generic ones. */
 export function errorsOf(contract: Contract): ErrorKey[] {
-  return [...new Set([...(contract.errors as ErrorKey[]), ...callerErrors[contract.caller], ...genericErrors])];
+  // Staff calls other than the first-login steps also refuse a member who has not taken them (ADR 0020).
+  const setupErrors: ErrorKey[] =
+    contract.caller === 'staff' && !contract.staffSetupStep ? ['STAFF_PASSWORD_CHANGE_REQUIRED', 'STAFF_TOTP_ENROLMENT_REQUIRED'] : [];
+  return [...new Set([...(contract.errors as ErrorKey[]), ...callerErrors[contract.caller], ...setupErrors, ...genericErrors])];
 }
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output') {

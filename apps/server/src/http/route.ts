@@ -3,9 +3,17 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Deps } from '../deps.ts';
-import { claimIdempotencyKey, releaseIdempotencyKey, storeIdempotentAnswer } from '../persistence/idempotency.store.ts';
+import {
+  type ClaimedKey,
+  claimIdempotencyKey,
+  findIdempotentAnswer,
+  IdempotentAnswerTaken,
+  type IdempotentRequest,
+  releaseIdempotencyKey,
+  storeIdempotentAnswer,
+} from '../persistence/idempotency.store.ts';
 import { resolveUserSession, tokenFromHeader, type UserSession } from '../use-cases/auth/resolve-session.ts';
-import { assertStaffRole, resolveStaffSession, type StaffSession } from '../use-cases/admin/staff-auth.ts';
+import { assertStaffRole, assertStaffSetUp, resolveStaffSession, type StaffSession } from '../use-cases/admin/staff-auth.ts';
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{8,100}$/;
 
@@ -38,6 +46,12 @@ export interface HandlerContext<C extends Contract> {
   request: FastifyRequest;
   /** The checked Idempotency-Key of an `idempotent` contract (empty otherwise), e.g. to key the journal entry too. */
   idempotencyKey: string;
+  /**
+   * Set only for an `idempotent` contract: hand it to the use case, which commits the answer in
+   * the transaction of its effect (`answerInTransaction`), so a crash after that commit cannot
+   * lose the answer and a retry replays it (ADR 0019).
+   */
+  idempotency?: IdempotentRequest<z.input<C['data']>>;
   /** The raw request body of a `binaryBody` contract; empty for every other contract. */
   bytes: Uint8Array;
   deps: Deps;
@@ -51,6 +65,27 @@ export interface RouteHandler<C extends Contract = Contract> {
 /** Pairs a contract with the function that answers it; the pair is what the server registers. */
 export function handler<C extends Contract>(contract: C, handle: RouteHandler<C>['handle']): RouteHandler<C> {
   return { contract, handle };
+}
+
+/**
+ * Thrown by a test's `afterHandlerCommitted` hook: the route then drops the request as a process
+ * that died at that moment would — no answer stored, the key not released — and the client gets a
+ * 500 instead of the answer (crash-idempotency test, ADR 0019).
+ */
+export class SimulatedCrash extends Error {
+  constructor(contractId: string) {
+    super(`simulated crash after ${contractId} committed`);
+    this.name = 'SimulatedCrash';
+  }
+}
+
+/** Test seams of `registerRoute`; production never sets them. */
+export interface RouteHooks {
+  /**
+   * Called once an idempotent request's handler has returned (its effect committed), with the
+   * envelope the route is about to store and send. Throwing `SimulatedCrash` loses that answer.
+   */
+  afterHandlerCommitted?: (contractId: string, answer: unknown) => void;
 }
 
 function fieldIssues(location: string, error: z.ZodError) {
@@ -69,9 +104,10 @@ function parsePart(location: string, schema: z.ZodType | undefined, value: unkno
 /**
  * Registers one contract: authenticate as the contract says, validate body, query and params with
  * its schemas (400 "parameter error" listing every failing field), run the handler, and check the
- * answer against the contract before wrapping it in the envelope.
+ * answer against the contract before wrapping it in the envelope. An `idempotent` contract claims
+ * its key first, and its use case commits the answer with its effect (ADR 0019).
  */
-export function registerRoute(app: FastifyInstance, deps: Deps, route: RouteHandler): void {
+export function registerRoute(app: FastifyInstance, deps: Deps, route: RouteHandler, hooks: RouteHooks = {}): void {
   const { contract } = route;
   app.route({
     method: contract.method,
@@ -89,6 +125,8 @@ export function registerRoute(app: FastifyInstance, deps: Deps, route: RouteHand
       if (contract.caller === 'user') session = await resolveUserSession(deps, token);
       if (contract.caller === 'staff') {
         staffSession = await resolveStaffSession(deps, token);
+        // First-login steps before roles (ADR 0020): the answer names what the member must do next.
+        assertStaffSetUp(staffSession.staff, contract);
         assertStaffRole(staffSession.staff, contract.staffRoles);
       }
       let bytes = new Uint8Array(0);
@@ -105,7 +143,9 @@ export function registerRoute(app: FastifyInstance, deps: Deps, route: RouteHand
       if (issues.length > 0) throw new AppError('PARAMETER_ERROR', { fields: issues });
       // Checked before the handler runs, so the handler can use it (idempotent contracts only).
       const idempotencyKey = contract.idempotent ? idempotencyKeyOf(request.headers['idempotency-key']) : '';
-      const run = async () => {
+      // The envelope of a successful answer; `data` is checked against the contract, so no field outside it can leak.
+      const envelope = (data: unknown) => ({ code: 200, msg: 'success', data: contract.data.parse(data) });
+      const run = async (idempotency?: IdempotentRequest<unknown>) => {
         const result = await route.handle({
           body: body.value,
           query: query.value,
@@ -116,10 +156,10 @@ export function registerRoute(app: FastifyInstance, deps: Deps, route: RouteHand
           deps,
           bytes,
           idempotencyKey,
+          idempotency,
         } as HandlerContext<Contract>);
         if (contract.binaryAnswer) return result as unknown as { bytes: Uint8Array; mediaType: string };
-        // The answer is checked against the contract, so no field outside it can leak.
-        return { code: 200, msg: 'success', data: contract.data.parse(result) };
+        return envelope(result);
       };
       if (contract.binaryAnswer) {
         const file = (await run()) as unknown as { bytes: Uint8Array; mediaType: string };
@@ -143,17 +183,46 @@ export function registerRoute(app: FastifyInstance, deps: Deps, route: RouteHand
       if (claim.kind === 'replay') {
         return reply.code(claim.status).header('idempotency-replayed', 'true').send(claim.body);
       }
+      const claimed: ClaimedKey = { scope, key, claimToken: claim.claimToken };
+      // The answer the use case committed together with its effect, when it did (ADR 0019).
+      let committedAnswer: ReturnType<typeof envelope> | undefined;
+      const idempotency: IdempotentRequest<unknown> = {
+        scope,
+        key,
+        answerInTransaction: async (tx, data) => {
+          const answer = envelope(data);
+          if (!(await storeIdempotentAnswer(tx, { ...claimed, status: 200, body: answer }))) throw new IdempotentAnswerTaken(scope, key);
+          committedAnswer = answer;
+        },
+      };
+      // This run lost its claim (taken over after the in-flight window): the run holding it
+      // answers. Its stored answer is replayed; while it still runs, "request in progress".
+      const answerOfOtherRun = async () => {
+        const stored = await findIdempotentAnswer(deps.db, { scope, key });
+        if (!stored) throw new AppError('REQUEST_IN_PROGRESS');
+        return reply.code(stored.status).header('idempotency-replayed', 'true').send(stored.body);
+      };
       try {
-        const answer = await run();
-        await storeIdempotentAnswer(deps.db, { scope, key, status: 200, body: answer });
+        const returned = await run(idempotency);
+        // Exactly what was committed with the effect is sent. A handler whose effect committed
+        // elsewhere (a transfer through the ledger batcher, keyed by the request's key) wrote no
+        // answer: it is stored now, as the answer of this claim only.
+        const answer = committedAnswer ?? returned;
+        hooks.afterHandlerCommitted?.(contract.id, answer);
+        if (!committedAnswer && !(await storeIdempotentAnswer(deps.db, { ...claimed, status: 200, body: answer }))) return answerOfOtherRun();
         return reply.code(200).send(answer);
       } catch (error) {
+        // A simulated crash stores nothing and frees nothing: the process "died" here.
+        if (error instanceof SimulatedCrash) throw error;
+        // The use case's transaction rolled back because another run of the key committed first.
+        if (error instanceof IdempotentAnswerTaken) return answerOfOtherRun();
         // A business refusal is the answer to this request, and a retry gets it again; anything
-        // unexpected frees the key so the retry runs.
+        // unexpected frees the key so the retry runs (unless an answer committed meanwhile).
         if (error instanceof AppError && error.status < 500) {
-          await storeIdempotentAnswer(deps.db, { scope, key, status: error.status, body: { code: error.status, msg: error.message, data: error.data } });
+          const refusal = { code: error.status, msg: error.message, data: error.data };
+          if (!(await storeIdempotentAnswer(deps.db, { ...claimed, status: error.status, body: refusal }))) return answerOfOtherRun();
         } else {
-          await releaseIdempotencyKey(deps.db, { scope, key });
+          await releaseIdempotencyKey(deps.db, claimed);
         }
         throw error;
       }

@@ -23,9 +23,10 @@ export const jobHandlers: Record<string, JobHandler> = {
     await tx.query(`DELETE FROM sessions WHERE expires_at < now() - interval '7 days'`);
     await tx.query(`DELETE FROM staff_sessions WHERE expires_at < now() - interval '7 days'`);
     await tx.query('DELETE FROM idempotency_requests WHERE expires_at < now()');
-    // Codes are kept a day (the send limits count the last hour); failure counts an hour after the last failure.
+    // Codes are kept a day (the send limits count the last hour); failure counts a day after the last
+    // failure (the longest window, the payment password's, is 24 h; ADR 0018).
     await tx.query(`DELETE FROM verification_codes WHERE created_at < now() - interval '1 day'`);
-    await tx.query(`DELETE FROM login_failures WHERE last_failed_at < now() - interval '1 hour' AND (locked_until IS NULL OR locked_until < now())`);
+    await tx.query(`DELETE FROM login_failures WHERE last_failed_at < now() - interval '1 day' AND (locked_until IS NULL OR locked_until < now())`);
     await purgeUnusedSwapQuotes(tx, new Date(job.run_at.getTime() - DAY_MS));
   },
   // The end of a P2P order's payment window (issue 6): an unpaid order is cancelled, once.

@@ -2,6 +2,7 @@ import type { WalletChannelId } from '@keel/contracts';
 import { formatAmount, type WalletNetwork } from '@keel/domain';
 import type { Queryable } from './db.ts';
 import { toMinor } from './ledger.store.ts';
+import type { StoredTwoPersonReason } from './staff-money-decisions.repository.ts';
 
 export interface DepositRow {
   id: bigint;
@@ -17,6 +18,8 @@ export interface DepositRow {
   status: 'pending' | 'approved' | 'rejected';
   review: 'staff' | 'chain';
   approvals_required: 1 | 2;
+  /** Why two approvals, when the two-person rule raised them at the first approval (ADR 0022). */
+  two_person_reason: StoredTwoPersonReason | null;
   first_approved_by: bigint | null;
   first_approved_at: Date | null;
   decided_by: bigint | null;

@@ -45,6 +45,17 @@ export interface LedgerWork<T> {
   run: (tx: Queryable) => Promise<T>;
 }
 
+export interface PostOptions {
+  /**
+   * Runs inside the batch transaction right after the entry is written (or found, for a replay),
+   * with what `post` will answer; whatever it writes commits with the entry. The request layer
+   * commits the request's answer here (ADR 0019). Use only `tx`. If it throws, the entry is not
+   * posted and `post` rejects with its error; the rest of the batch still commits (the batch is
+   * then run again with each item in its own savepoint).
+   */
+  beforeCommit?: (tx: Queryable, posted: BatchedEntry) => Promise<void>;
+}
+
 /** The queue is at its bound: the ledger is behind, the caller should back off. Nothing was posted. */
 export class LedgerQueueFullError extends Error {
   constructor(queued: number) {
@@ -97,6 +108,7 @@ interface QueuedEntry extends QueuedBase {
   kind: 'entry';
   input: EntryInput;
   hash: string;
+  beforeCommit?: PostOptions['beforeCommit'];
 }
 interface QueuedWork extends QueuedBase {
   kind: 'work';
@@ -137,10 +149,11 @@ export class LedgerBatcher {
    * Posts one journal entry in the next batch: the same rules and answers as `postEntry`
    * (LedgerError, IdempotencyConflictError, a replay), settled after the batch commits.
    */
-  post(input: EntryInput): Promise<BatchedEntry> {
+  post(input: EntryInput, options: PostOptions = {}): Promise<BatchedEntry> {
     return this.#enqueue<BatchedEntry>((resolve, reject) => ({
       kind: 'entry',
       input,
+      beforeCommit: options.beforeCommit,
       hash: postingsHash(input.postings),
       accountIds: lockOrder(input.postings),
       resolve,
@@ -261,7 +274,14 @@ export class LedgerBatcher {
 async function runInSavepoint(tx: Queryable, item: Queued): Promise<Outcome> {
   await tx.exec('SAVEPOINT ledger_item');
   try {
-    const value = item.kind === 'entry' ? await postEntryWithBalances(tx, item.input) : await item.work.run(tx);
+    let value: unknown;
+    if (item.kind === 'entry') {
+      const posted = await postEntryWithBalances(tx, item.input);
+      await item.beforeCommit?.(tx, posted);
+      value = posted;
+    } else {
+      value = await item.work.run(tx);
+    }
     await tx.exec('RELEASE SAVEPOINT ledger_item');
     return { ok: true, value };
   } catch (error) {
@@ -377,7 +397,7 @@ async function postEntriesCombined(
     if (key) keptInBatch.set(key, { hash: item.hash, acceptedIndex: accepted.length });
     accepted.push({ item, index, balances: snapshot(current, item.accountIds) });
   }
-  if (accepted.length === 0) return;
+  if (accepted.length === 0) return runBeforeCommits(tx, entries, outcomes);
 
   let entryIds: bigint[];
   try {
@@ -394,6 +414,24 @@ async function postEntriesCombined(
   });
   for (const { index, of, balances } of replaysInBatch) {
     outcomes[index] = { ok: true, value: { entryId: entryIds[of]!, replayed: true, balances } satisfies BatchedEntry };
+  }
+  await runBeforeCommits(tx, entries, outcomes);
+}
+
+/**
+ * The `beforeCommit` of each posted (or replayed) entry, in the combined transaction. One that
+ * throws fails the combined attempt, like a failed write: the rerun in savepoints then fails only
+ * its own item.
+ */
+async function runBeforeCommits(tx: Queryable, entries: readonly { item: QueuedEntry; index: number }[], outcomes: Outcome[]) {
+  for (const { item, index } of entries) {
+    const outcome = outcomes[index];
+    if (!item.beforeCommit || !outcome?.ok) continue;
+    try {
+      await item.beforeCommit(tx, outcome.value as BatchedEntry);
+    } catch (error) {
+      throw new CombinedWriteFailed(error);
+    }
   }
 }
 

@@ -22,13 +22,14 @@ export async function createUserSession(
 
 export async function createStaffSession(
   db: Queryable,
-  input: { staffId: bigint; now: Date; ttlHours: number; clientIp?: string },
+  input: { staffId: bigint; now: Date; ttlHours: number; clientIp?: string; userAgent?: string },
 ): Promise<NewSession> {
   const token = newSessionToken();
   const expiresAt = new Date(input.now.getTime() + input.ttlHours * 3_600_000);
   await db.query(
-    'INSERT INTO staff_sessions (token_hash, staff_id, created_at, expires_at, client_ip) VALUES ($1, $2, $3, $4, $5)',
-    [hashToken(token), input.staffId, input.now, expiresAt, input.clientIp ?? null],
+    `INSERT INTO staff_sessions (token_hash, staff_id, created_at, expires_at, client_ip, user_agent, last_seen_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $3)`,
+    [hashToken(token), input.staffId, input.now, expiresAt, input.clientIp ?? null, input.userAgent?.slice(0, 300) ?? null],
   );
   return { token, expiresAt };
 }

@@ -12,6 +12,10 @@ import {
 import type { Db, Queryable } from './db.ts';
 
 const HOUR_MS = 3_600_000;
+// Advisory-lock key spaces (the two-number form, so they never meet the one-number locks of
+// migrations and the tick recorder): one per target, one per client address.
+const CODE_SEND_TARGET_LOCKS = 7_242_101;
+const CODE_SEND_ADDRESS_LOCKS = 7_242_102;
 
 function hashCode(salt: string, code: string): string {
   return createHash('sha256').update(`${salt}:${code}`).digest('hex');
@@ -24,9 +28,15 @@ export function generateCode(): string {
 
 /**
  * Decides whether a code may be sent to `target` from `clientIp` now (the limits of the domain
- * module, counted from the codes table, so they hold across server processes).
+ * module, counted from the codes table, so they hold across server processes). Call it in the
+ * transaction that then inserts the code: it first takes transaction-scoped advisory locks on the
+ * target and on the address (in that order, for every caller, so no two wait on each other
+ * crosswise), held until that transaction ends, so concurrent sends are counted one after the
+ * other and each sees the codes of those before it (ADR 0018).
  */
 export async function codeSendDecision(db: Queryable, input: { target: string; clientIp: string; now: Date }): Promise<SendDecision> {
+  await db.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [CODE_SEND_TARGET_LOCKS, input.target]);
+  await db.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [CODE_SEND_ADDRESS_LOCKS, input.clientIp]);
   const since = new Date(input.now.getTime() - HOUR_MS);
   const [targetRows, addressRows] = await Promise.all([
     db.query<{ created_at: Date }>('SELECT created_at FROM verification_codes WHERE target = $1 AND created_at > $2', [input.target, since]),

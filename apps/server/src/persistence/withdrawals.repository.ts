@@ -2,6 +2,7 @@ import type { WalletChannelId } from '@keel/contracts';
 import { formatAmount, USDT_SCALE, type WalletNetwork, type WithdrawalStatus } from '@keel/domain';
 import type { Queryable } from './db.ts';
 import { toMinor } from './ledger.store.ts';
+import type { StoredTwoPersonReason } from './staff-money-decisions.repository.ts';
 
 export interface WithdrawalRow {
   id: bigint;
@@ -18,6 +19,8 @@ export interface WithdrawalRow {
   hold_id: bigint;
   status: WithdrawalStatus;
   approvals_required: 1 | 2;
+  /** Why two approvals, when the two-person rule raised them at the first approval (ADR 0022). */
+  two_person_reason: StoredTwoPersonReason | null;
   first_approved_by: bigint | null;
   first_approved_at: Date | null;
   decided_by: bigint | null;

@@ -1,5 +1,18 @@
 import { type UserEvent, userEventSchema } from '@keel/contracts';
 import type { FastifyBaseLogger } from 'fastify';
+import { z } from 'zod';
+
+/**
+ * Between nodes only, never sent to a client: sessions of the user ended (logout, a session ended
+ * from the sessions page, a password change or recovery) or the user may no longer use them
+ * (suspended, banned). It names no session: each node's gateway checks the sessions of the user's
+ * sockets against the database and ends the user stream of those that are over (ADR 0023).
+ */
+export const sessionsEndedEventSchema = z.object({ kind: z.literal('sessions.ended') });
+
+/** What travels on a user's channel: the user's events for the client, and the gateway's own. */
+export const busEventSchema = z.union([userEventSchema, sessionsEndedEventSchema]);
+export type BusEvent = UserEvent | z.infer<typeof sessionsEndedEventSchema>;
 
 export type BusLogger = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 
@@ -22,9 +35,9 @@ export type Unsubscribe = (() => void) & {
  */
 export interface EventBus {
   /** Checks the event against the contract and sends it to every listener of `channel` on every node. */
-  publish(channel: string, event: UserEvent): Promise<void>;
+  publish(channel: string, event: BusEvent): Promise<void>;
   /** Listens on `channel`; the listener gets events checked against the contract. */
-  subscribe(channel: string, listener: (event: UserEvent) => void): Unsubscribe;
+  subscribe(channel: string, listener: (event: BusEvent) => void): Unsubscribe;
   /** Drops every listener and, for Redis, closes both connections. */
   close(): Promise<void>;
 }
@@ -39,12 +52,12 @@ export function userChannel(userId: bigint | string): string {
  * get the event.
  */
 export class ListenerSet {
-  private readonly byChannel = new Map<string, Set<(event: UserEvent) => void>>();
+  private readonly byChannel = new Map<string, Set<(event: BusEvent) => void>>();
 
   constructor(private readonly logger: BusLogger) {}
 
   /** Adds a listener; true when it is the channel's first. */
-  add(channel: string, listener: (event: UserEvent) => void): boolean {
+  add(channel: string, listener: (event: BusEvent) => void): boolean {
     let listeners = this.byChannel.get(channel);
     const first = listeners === undefined;
     if (!listeners) {
@@ -56,7 +69,7 @@ export class ListenerSet {
   }
 
   /** Removes a listener; true when it was the channel's last. */
-  remove(channel: string, listener: (event: UserEvent) => void): boolean {
+  remove(channel: string, listener: (event: BusEvent) => void): boolean {
     const listeners = this.byChannel.get(channel);
     if (!listeners?.delete(listener)) return false;
     if (listeners.size > 0) return false;
@@ -68,7 +81,7 @@ export class ListenerSet {
     return this.byChannel.has(channel);
   }
 
-  deliver(channel: string, event: UserEvent): void {
+  deliver(channel: string, event: BusEvent): void {
     for (const listener of [...(this.byChannel.get(channel) ?? [])]) {
       try {
         listener(event);
@@ -91,7 +104,7 @@ export function createLocalEventBus(options: { logger?: BusLogger } = {}): Event
     async publish(channel, event) {
       if (closed) throw new Error('event bus closed');
       // The same check as the Redis bus makes on receipt, so a producer's mistake shows on one node too.
-      listeners.deliver(channel, userEventSchema.parse(event));
+      listeners.deliver(channel, busEventSchema.parse(event));
     },
     subscribe(channel, listener) {
       if (!closed) listeners.add(channel, listener);

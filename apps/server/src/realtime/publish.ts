@@ -17,3 +17,19 @@ export async function publishToUser(deps: Pick<Deps, 'events' | 'logger'>, userI
     deps.logger.warn({ err: error, userId: userId.toString(), kind: event.kind }, 'realtime: publishing a user event failed');
   }
 }
+
+/**
+ * Tells every node that sessions of the user ended, or that the user may no longer use them, so
+ * each gateway ends the user stream of the sockets authenticated with such a session (ADR 0023).
+ * Call it AFTER the transaction that ended them has committed (a gateway checks the sessions
+ * against the database when it hears this). It never throws: a lost announcement is caught by the
+ * gateway's periodic check of its sockets' sessions.
+ */
+export async function announceSessionsEnded(deps: Pick<Deps, 'events' | 'logger'>, userId: bigint): Promise<void> {
+  if (!deps.events) return;
+  try {
+    await deps.events.publish(userChannel(userId), { kind: 'sessions.ended' });
+  } catch (error) {
+    deps.logger.warn({ err: error, userId: userId.toString() }, 'realtime: announcing ended sessions failed');
+  }
+}

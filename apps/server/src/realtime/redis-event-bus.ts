@@ -1,6 +1,5 @@
-import { type UserEvent, userEventSchema } from '@keel/contracts';
 import { Redis } from 'ioredis';
-import { type BusLogger, type EventBus, ListenerSet } from './event-bus.ts';
+import { type BusEvent, type BusLogger, busEventSchema, type EventBus, ListenerSet } from './event-bus.ts';
 
 export interface RedisEventBusOptions {
   /**
@@ -21,7 +20,7 @@ const MAX_MESSAGE_CHARS = 16 * 1024;
 
 const silentLogger: BusLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
-function decode(text: string): UserEvent | undefined {
+function decode(text: string): BusEvent | undefined {
   if (text.length > MAX_MESSAGE_CHARS) return undefined;
   let json: unknown;
   try {
@@ -29,7 +28,7 @@ function decode(text: string): UserEvent | undefined {
   } catch {
     return undefined;
   }
-  const parsed = userEventSchema.safeParse(json);
+  const parsed = busEventSchema.safeParse(json);
   return parsed.success ? parsed.data : undefined;
 }
 
@@ -86,7 +85,7 @@ export function createRedisEventBus(url: string, options: RedisEventBusOptions =
   return {
     async publish(channel, event) {
       if (closed) throw new Error('event bus closed');
-      await publisher.publish(prefix + channel, JSON.stringify(userEventSchema.parse(event)));
+      await publisher.publish(prefix + channel, JSON.stringify(busEventSchema.parse(event)));
     },
 
     subscribe(channel, listener) {

@@ -1,4 +1,5 @@
-import { transferPostings } from '@keel/domain';
+import { DEFAULT_STAFF_ONE_TIME_PASSWORD_TTL_HOURS } from '@keel/contracts';
+import { oneTimePasswordExpiresAtMs, transferPostings } from '@keel/domain';
 import type { Db } from '../persistence/db.ts';
 import { ensurePlatformAccount, ensureUserAccount, postEntry } from '../persistence/ledger.store.ts';
 import { appendAudit } from '../persistence/audit.repository.ts';
@@ -13,8 +14,12 @@ const DEMO_BALANCES: readonly (readonly [string, bigint])[] = [
 ];
 
 export interface SeedResult {
-  /** Set only when the first staff account was created now; printed once and never stored in clear. */
-  staff?: { username: string; password: string };
+  /**
+   * Set only when the first staff account was created now; printed once and never stored in clear.
+   * Its password is a one-time password (ADR 0020): it works until `expiresAt`, and only to set
+   * the admin's own password and enrol an authenticator.
+   */
+  staff?: { username: string; password: string; expiresAt: Date };
   demoUser?: { username: string; password: string };
 }
 
@@ -22,7 +27,12 @@ export interface SeedResult {
  * Fills an empty database with the first staff account (role admin) and one demo user with a
  * welcome message and demo balances. Runs in one transaction and does nothing when staff already exist.
  */
-export async function seedDemoData(db: Db, now: Date): Promise<SeedResult> {
+export async function seedDemoData(
+  db: Db,
+  now: Date,
+  staffOneTimePasswordTtlHours = DEFAULT_STAFF_ONE_TIME_PASSWORD_TTL_HOURS,
+): Promise<SeedResult> {
+  const staffPasswordExpiresAt = new Date(oneTimePasswordExpiresAtMs(now.getTime(), staffOneTimePasswordTtlHours));
   const staffPassword = newInitialPassword();
   const demoPassword = newInitialPassword();
   const [staffHash, demoHash] = await Promise.all([hashPassword(staffPassword), hashPassword(demoPassword)]);
@@ -31,8 +41,9 @@ export async function seedDemoData(db: Db, now: Date): Promise<SeedResult> {
     const existing = await tx.query('SELECT 1 FROM staff LIMIT 1');
     if (existing.length > 0) return {};
     const [staff] = await tx.query<{ id: bigint }>(
-      `INSERT INTO staff (username, password_hash, roles) VALUES ('admin', $1, ARRAY['admin']::text[]) RETURNING id`,
-      [staffHash],
+      `INSERT INTO staff (username, password_hash, roles, password_one_time, password_expires_at, created_at, updated_at)
+       VALUES ('admin', $1, ARRAY['admin']::text[], true, $2, $3, $3) RETURNING id`,
+      [staffHash, staffPasswordExpiresAt, now],
     );
     await appendAudit(tx, { staffId: null, action: 'seed.staff.created', targetType: 'staff', targetId: staff!.id.toString(), at: now });
     const [user] = await tx.query<{ id: bigint }>(
@@ -40,7 +51,8 @@ export async function seedDemoData(db: Db, now: Date): Promise<SeedResult> {
        VALUES ('demo01', $1, $2, true, $3) ON CONFLICT DO NOTHING RETURNING id`,
       [demoHash, newInviteCode(), now],
     );
-    if (!user) return { staff: { username: 'admin', password: staffPassword } };
+    const staffAccount = { username: 'admin', password: staffPassword, expiresAt: staffPasswordExpiresAt };
+    if (!user) return { staff: staffAccount };
     // Demo balances are ordinary journal entries from the treasury, labelled as demo money.
     for (const [asset, amountMinor] of DEMO_BALANCES) {
       const treasury = await ensurePlatformAccount(tx, 'treasury', asset, { allowNegative: true });
@@ -60,6 +72,6 @@ export async function seedDemoData(db: Db, now: Date): Promise<SeedResult> {
       'This is a demo account. Every balance change you will see is a journal entry you can inspect.',
       now,
     ]);
-    return { staff: { username: 'admin', password: staffPassword }, demoUser: { username: 'demo01', password: demoPassword } };
+    return { staff: staffAccount, demoUser: { username: 'demo01', password: demoPassword } };
   });
 }

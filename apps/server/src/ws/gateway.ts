@@ -11,15 +11,16 @@ import {
   wsServerFrameSchema,
 } from '@keel/contracts';
 import type { CandleInterval } from '@keel/domain';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import type { Deps } from '../deps.ts';
 import type { TickStream } from '../market/market.service.ts';
 import { candleToWire, tickToWire } from '../market/tick-wire.ts';
 import { type RecordedTick, readTicksForReplay } from '../persistence/market-ticks.store.ts';
-import { type EventBus, type Unsubscribe, userChannel } from '../realtime/event-bus.ts';
-import { resolveUserSession } from '../use-cases/auth/resolve-session.ts';
+import { type BusEvent, type EventBus, type Unsubscribe, userChannel } from '../realtime/event-bus.ts';
+import { endedUserSessions, resolveUserSession, type UserSession } from '../use-cases/auth/resolve-session.ts';
 import { type CandleChannel, CandleTracker } from './channels/candle-tracker.ts';
+import { isWsOriginAllowed } from './origin.ts';
 
 export interface GatewayOptions {
   /** Largest client frame; a larger one closes the connection (1009, by the ws library). */
@@ -37,6 +38,12 @@ export interface GatewayOptions {
   maxReplayTicks: number;
   /** Reads the replay; a test wraps it to make live ticks arrive while the replay is in flight. */
   readReplay: typeof readTicksForReplay;
+  /**
+   * Every this long the sessions of all authenticated sockets are checked against the database, in
+   * one query: the bound on how long a socket keeps its user stream when the announcement that its
+   * session ended was lost (the bus is at most once).
+   */
+  sessionRecheckIntervalMs: number;
 }
 
 export const defaultGatewayOptions: GatewayOptions = {
@@ -48,11 +55,18 @@ export const defaultGatewayOptions: GatewayOptions = {
   frameWindowMs: 10_000,
   maxReplayTicks,
   readReplay: readTicksForReplay,
+  sessionRecheckIntervalMs: 60_000,
 };
 
 const OPEN = 1;
 const CLOSE_TOO_SLOW = 1013;
 const CLOSE_GOING_AWAY = 1001;
+/** The longest single wait of a session's expiry timer (setTimeout holds about 24.8 days at most); a later expiry is waited for in steps. */
+const MAX_TIMER_MS = 24 * 3_600_000;
+/** Events held while a connection's session is being checked; more than this and the oldest go (they are nudges). */
+const MAX_HELD_EVENTS = 100;
+/** Sessions checked per query by the periodic check. */
+const SESSION_CHECK_BATCH = 500;
 
 const parameterError: WsServerFrame = { type: 'error', code: errorCatalogue.PARAMETER_ERROR.status, msg: errorCatalogue.PARAMETER_ERROR.msg };
 
@@ -86,6 +100,14 @@ class Connection {
   /** The user this connection authenticated as (one per connection), and its bus subscription. */
   userId: bigint | undefined;
   userEvents: Unsubscribe | undefined;
+  /** The session it authenticated with; its user stream lasts as long as that session. */
+  sessionTokenHash: string | undefined;
+  sessionExpiresAtMs = 0;
+  expiryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** While the session is checked after "sessions ended", the user's events wait here. */
+  heldUserEvents: UserEvent[] | undefined;
+  sessionCheck: Promise<void> | undefined;
+  sessionCheckAgain = false;
 
   constructor(
     readonly socket: WebSocket,
@@ -107,8 +129,18 @@ class Connection {
   /** Whatever way it ended: stop listening for the user's events. */
   release(): void {
     this.closed = true;
+    this.stopUserStream();
+  }
+
+  /** No more of the user's events: the bus subscription, the session and its timer go. */
+  stopUserStream(): void {
     this.userEvents?.();
     this.userEvents = undefined;
+    this.userId = undefined;
+    this.sessionTokenHash = undefined;
+    this.heldUserEvents = undefined;
+    clearTimeout(this.expiryTimer);
+    this.expiryTimer = undefined;
   }
 
   sendTicks(ticks: readonly RecordedTick[], encoded: ReadonlyMap<RecordedTick, string>): void {
@@ -226,16 +258,20 @@ export async function registerMarketGateway(app: FastifyInstance, deps: Deps, st
    * `auth`: the token is checked like the HTTP API's Authorization; its catalogue error (401 token
    * does not exist, …) is answered as an error frame and the connection keeps its public channels.
    * `authed` is sent once the bus subscription is live, so nothing published after it is missed.
+   * The user stream then lasts as long as the session (ADR 0023): it ends, with an `unauthed`
+   * frame, when the bus says the user's sessions ended and the database confirms this one did,
+   * when the session expires, or when the periodic check finds it over.
    */
   async function authenticate(connection: Connection, token: string) {
-    let userId: bigint;
+    let session: UserSession;
     try {
-      userId = (await resolveUserSession(deps, token)).user.id;
+      session = await resolveUserSession(deps, token);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       connection.send(encode({ type: 'error', code: error.status, msg: error.message }));
       return;
     }
+    const userId = session.user.id;
     const authed = encode({ type: 'authed', userId: userId.toString() });
     if (connection.userId !== undefined) {
       // One user per connection: the same user again is harmless, another one is refused.
@@ -244,12 +280,113 @@ export async function registerMarketGateway(app: FastifyInstance, deps: Deps, st
     }
     if (connection.closed) return;
     connection.userId = userId;
-    // The session is checked once, here. A session ended later (logout elsewhere, expiry, a
-    // suspension) keeps this connection's events until it closes: ids and statuses only, since
-    // whatever the client fetches with them goes through HTTP and is refused there.
-    connection.userEvents = events.subscribe(userChannel(userId), (event: UserEvent) => connection.send(encode({ type: 'event', event })));
+    connection.sessionTokenHash = session.tokenHash;
+    connection.userEvents = events.subscribe(userChannel(userId), (event) => onUserChannel(connection, event));
     await connection.userEvents.ready;
+    // A session that ended between the check above and the subscription was announced before this
+    // node listened: look once more, now that no later announcement can be missed.
+    const ended = (await endedUserSessions(deps.db, [session.tokenHash], deps.now())).get(session.tokenHash);
+    if (ended || connection.userId !== userId) {
+      if (connection.userId === userId) connection.stopUserStream();
+      const refusal = ended ?? new AppError('TOKEN_NOT_FOUND');
+      connection.send(encode({ type: 'error', code: refusal.status, msg: refusal.message }));
+      return;
+    }
+    armSessionExpiry(connection, session.expiresAt.getTime());
     connection.send(authed);
+  }
+
+  /** What the user's bus channel brings: an event for the client, or news that sessions ended. */
+  function onUserChannel(connection: Connection, event: BusEvent) {
+    if (event.kind === 'sessions.ended') {
+      checkSession(connection);
+      return;
+    }
+    if (connection.heldUserEvents) {
+      // The session is being checked: the event goes out only if it is still live.
+      if (connection.heldUserEvents.push(event) > MAX_HELD_EVENTS) connection.heldUserEvents.shift();
+      return;
+    }
+    connection.send(encode({ type: 'event', event }));
+  }
+
+  /** The user stream is over: say so with the error an HTTP call with the token now gets. */
+  function endUserStream(connection: Connection, error: AppError) {
+    if (connection.userId === undefined) return;
+    connection.stopUserStream();
+    connection.send(encode({ type: 'unauthed', code: error.status, msg: error.message }));
+  }
+
+  /**
+   * Checks the connection's session against the database, holding the user's events meanwhile.
+   * Another "sessions ended" during a check means a later change: it is checked again after.
+   */
+  function checkSession(connection: Connection) {
+    connection.sessionCheckAgain = true;
+    if (connection.sessionCheck) return;
+    connection.heldUserEvents ??= [];
+    connection.sessionCheck = (async () => {
+      while (connection.sessionCheckAgain && connection.sessionTokenHash !== undefined) {
+        connection.sessionCheckAgain = false;
+        const tokenHash = connection.sessionTokenHash;
+        try {
+          const ended = (await endedUserSessions(deps.db, [tokenHash], deps.now())).get(tokenHash);
+          if (ended && connection.sessionTokenHash === tokenHash) endUserStream(connection, ended);
+        } catch (error) {
+          // The stream stays; the periodic check looks again.
+          app.log.warn({ err: error }, 'ws: checking a session failed');
+          break;
+        }
+      }
+      const held = connection.heldUserEvents ?? [];
+      connection.heldUserEvents = undefined;
+      connection.sessionCheck = undefined;
+      if (connection.userId !== undefined) for (const event of held) connection.send(encode({ type: 'event', event }));
+    })();
+  }
+
+  /** At the session's expiry, with no request and no announcement, the stream ends too. */
+  function armSessionExpiry(connection: Connection, expiresAtMs: number) {
+    connection.sessionExpiresAtMs = expiresAtMs;
+    clearTimeout(connection.expiryTimer);
+    const waitMs = expiresAtMs - deps.now().getTime();
+    connection.expiryTimer = setTimeout(
+      () => {
+        connection.expiryTimer = undefined;
+        if (connection.userId === undefined) return;
+        // A wait longer than a timer holds comes back here early and waits the rest.
+        if (deps.now().getTime() < connection.sessionExpiresAtMs) armSessionExpiry(connection, connection.sessionExpiresAtMs);
+        else checkSession(connection);
+      },
+      Math.min(Math.max(waitMs, 0), MAX_TIMER_MS),
+    );
+    connection.expiryTimer.unref();
+  }
+
+  /** The periodic check: every authenticated connection's session, a batch per query. */
+  let checkingAll = false;
+  async function checkAllSessions() {
+    if (checkingAll) return;
+    checkingAll = true;
+    try {
+      const authenticated = [...connections].filter((connection) => connection.sessionTokenHash !== undefined);
+      for (let start = 0; start < authenticated.length; start += SESSION_CHECK_BATCH) {
+        const batch = authenticated.slice(start, start + SESSION_CHECK_BATCH);
+        const ended = await endedUserSessions(
+          deps.db,
+          batch.flatMap((connection) => (connection.sessionTokenHash === undefined ? [] : [connection.sessionTokenHash])),
+          deps.now(),
+        );
+        for (const connection of batch) {
+          const error = connection.sessionTokenHash === undefined ? undefined : ended.get(connection.sessionTokenHash);
+          if (error) endUserStream(connection, error);
+        }
+      }
+    } catch (error) {
+      app.log.warn({ err: error }, 'ws: the periodic session check failed');
+    } finally {
+      checkingAll = false;
+    }
   }
 
   function unsubscribe(connection: Connection, channels: readonly string[]) {
@@ -298,7 +435,11 @@ export async function registerMarketGateway(app: FastifyInstance, deps: Deps, st
         done();
       },
     });
-    scope.get('/ws', { websocket: true }, (socket) => {
+    // Checked before the upgrade: a refused origin never gets a socket (ADR 0023).
+    const checkOrigin = async (request: FastifyRequest) => {
+      if (!isWsOriginAllowed(request.headers.origin, request.host, deps.config.CORS_ORIGINS)) throw new AppError('PERMISSION_DENIED');
+    };
+    scope.get('/ws', { websocket: true, preValidation: checkOrigin }, (socket) => {
       const connection = new Connection(socket, options.maxBufferedBytes);
       if (connections.size >= options.maxConnections) {
         connection.close(CLOSE_TOO_SLOW, 'too many connections');
@@ -342,9 +483,12 @@ export async function registerMarketGateway(app: FastifyInstance, deps: Deps, st
     }
   }, options.heartbeatIntervalMs);
   heartbeat.unref();
+  const sessionRecheck = setInterval(() => void checkAllSessions(), options.sessionRecheckIntervalMs);
+  sessionRecheck.unref();
 
   app.addHook('onClose', async () => {
     clearInterval(heartbeat);
+    clearInterval(sessionRecheck);
     unsubscribeStream();
     await candleQueue;
   });

@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createEncryptedStorage } from '../../src/integrations/storage/encrypted.storage.ts';
 import { createLocalFolderStorage } from '../../src/integrations/storage/local-folder.storage.ts';
-import { buildApp } from '../../src/app.ts';
+import { type BuildAppOptions, buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config/env.ts';
 import type { Db } from '../../src/persistence/db.ts';
 import { hashPassword } from '../../src/security/passwords.ts';
+import { base32Decode, hotp, totpStepAt } from '../../src/security/totp.ts';
 import { startTestMarket, type TestMarket } from './market.ts';
 import { createTestDb, type TestDb } from './test-db.ts';
 
@@ -32,7 +33,13 @@ export function testConfig(env: Record<string, string> = {}): Config {
 /** The real app on a fresh database, with test-friendly configuration overrides. */
 export async function createTestApp(
   env: Record<string, string> = {},
-  extra: { now?: () => Date; extraRoutes?: (app: FastifyInstance) => void; market?: boolean; chainWatchIntervalMs?: number } = {},
+  extra: {
+    now?: () => Date;
+    extraRoutes?: (app: FastifyInstance) => void;
+    market?: boolean;
+    chainWatchIntervalMs?: number;
+    afterHandlerCommitted?: BuildAppOptions['afterHandlerCommitted'];
+  } = {},
 ): Promise<TestApp> {
   const testDb = await createTestDb();
   const config = testConfig({ WEB_DIST_DIR: '/nonexistent', ADMIN_DIST_DIR: '/nonexistent', ...env });
@@ -47,8 +54,10 @@ export async function createTestApp(
     market: market?.service,
     storage,
     chainWatchIntervalMs: extra.chainWatchIntervalMs,
+    afterHandlerCommitted: extra.afterHandlerCommitted,
   });
   await app.ready();
+  if (extra.now) appClocks.set(app, extra.now);
   return {
     app,
     db: testDb.db,
@@ -77,11 +86,38 @@ export async function registerViaApi(app: FastifyInstance, username: string, pas
   return body.data;
 }
 
-/** Creates a staff member directly (there is no public staff sign-up) and logs them in. */
+/** The clock of each app made with `extra.now`, so staff logins can compute the authenticator code at the app's time. */
+const appClocks = new WeakMap<FastifyInstance, () => Date>();
+
+/** The authenticator secret of every staff member `createStaff` makes (base32, as enrolment stores it). */
+export const TEST_STAFF_TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+
+/** What an authenticator app holding `secret` shows at `at`. */
+export function staffTotpCode(at: Date, secret = TEST_STAFF_TOTP_SECRET): string {
+  return hotp(base32Decode(secret), totpStepAt(at.getTime()));
+}
+
+/**
+ * Creates a staff member directly (an admin would create them, ADR 0020), already through the
+ * first-login steps — own password set, authenticator enrolled with TEST_STAFF_TOTP_SECRET — and
+ * logs them in with a code computed at the app's clock.
+ */
 export async function createStaff(app: FastifyInstance, db: Db, username: string, roles: string[], password = 'staffpass1') {
-  await db.query('INSERT INTO staff (username, password_hash, roles) VALUES ($1, $2, $3)', [username, await hashPassword(password), roles]);
-  const response = await app.inject({ method: 'POST', url: '/home/admin/auth/login', payload: { username, password } });
-  return (response.json() as { data: { token: string } }).data.token;
+  await db.query('INSERT INTO staff (username, password_hash, roles, totp_secret) VALUES ($1, $2, $3, $4)', [
+    username,
+    await hashPassword(password),
+    roles,
+    TEST_STAFF_TOTP_SECRET,
+  ]);
+  const now = appClocks.get(app)?.() ?? new Date();
+  const response = await app.inject({
+    method: 'POST',
+    url: '/home/admin/auth/login',
+    payload: { username, password, totpCode: staffTotpCode(now) },
+  });
+  const body = response.json() as { code: number; data: { token: string } };
+  if (body.code !== 200) throw new Error(`staff login of ${username} failed: ${response.body}`);
+  return body.data.token;
 }
 
 /** For tests that build Deps by hand and never touch files: any use is a test bug, said loudly. */

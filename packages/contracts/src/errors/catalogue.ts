@@ -97,8 +97,25 @@ export const errorCatalogue = {
   USERNAME_TAKEN: { status: 400, msg: 'username already registered' },
   // Keel: fires when a rate limit is hit; the Retry-After header says when to try again.
   TOO_MANY_REQUESTS: { status: 429, msg: 'too many requests' },
-  // Keel: fires when a staff member calls a back-office action their roles do not allow.
+  // Keel (issue 13, ADR 0018): fires when the payment password is locked after the published number of wrong ones (`data.maxFailures` within 24 h); `data.until` (ISO time) says when it unlocks.
+  PAYMENT_PASSWORD_LOCKED: { status: 429, msg: 'payment password locked' },
+  // Keel: fires when a staff member calls a back-office action their roles do not allow, or when a
+  // page from an origin that is not allowed (not the server's own, not in CORS_ORIGINS) opens /ws.
   PERMISSION_DENIED: { status: 403, msg: 'permission denied' },
+  // Keel (ADR 0020): fires on every staff call but the first-login steps while the member still has a one-time password.
+  STAFF_PASSWORD_CHANGE_REQUIRED: { status: 403, msg: 'set your own password first' },
+  // Keel (ADR 0020): fires on every staff call but the first-login steps until the member has enrolled an authenticator (TOTP).
+  STAFF_TOTP_ENROLMENT_REQUIRED: { status: 403, msg: 'enrol two-step login first' },
+  // Keel (ADR 0020): fires when a staff member who already has an authenticator starts enrolling another (an admin resets it).
+  STAFF_TOTP_ALREADY_ENROLLED: { status: 409, msg: 'two-step login already enrolled' },
+  // Keel (ADR 0020): fires at staff login with the right one-time password after its published lifetime; an admin issues a new one.
+  ONE_TIME_PASSWORD_EXPIRED: { status: 400, msg: 'one-time password expired' },
+  // Keel (ADR 0020): fires when an admin changes the roles or state of, or resets, their own staff account.
+  OWN_STAFF_ACCOUNT: { status: 403, msg: 'you cannot change your own staff account' },
+  // Keel (ADR 0020): fires when a change would leave no active staff member with the admin role.
+  LAST_ACTIVE_ADMIN: { status: 409, msg: 'the last active admin must stay an active admin' },
+  // Keel (ADR 0020): fires when a staff member's new password is the same as the current (one-time) one.
+  NEW_PASSWORD_SAME_AS_OLD: { status: 400, msg: 'the new password must differ from the current one' },
   // Keel: fires when a request body is larger than the server accepts.
   PAYLOAD_TOO_LARGE: { status: 413, msg: 'request body too large' },
   // Keel: fires when the request names a record (user, staff, message) that does not exist.

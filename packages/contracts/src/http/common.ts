@@ -13,8 +13,64 @@ export type UserStatus = (typeof userStatuses)[number];
 export const staffRoles = ['admin', 'compliance', 'finance', 'support', 'content', 'merchant'] as const;
 export type StaffRole = (typeof staffRoles)[number];
 
-/** Ids are bigint in the database and decimal strings on the wire. */
-export const idSchema = z.string().regex(/^[1-9][0-9]{0,18}$/, 'must be a positive integer id');
+/** The largest id a PostgreSQL `bigint` column holds (2^63 − 1). */
+export const MAX_ID = 9_223_372_036_854_775_807n;
+
+/**
+ * Ids are bigint in the database and decimal strings on the wire. Nineteen digits can still pass
+ * the column's range, so the value is bounded too: a larger one is "parameter error", never a
+ * database error (issue 13).
+ */
+export const idSchema = z
+  .string()
+  .regex(/^[1-9][0-9]{0,18}$/, 'must be a positive integer id')
+  .refine(withinIdRange, 'must be a positive integer id');
+
+/** A position before an id, for "after this one": 0 (before the first) or an id, bounded the same way. */
+export const idCursorSchema = z
+  .string()
+  .regex(/^(0|[1-9][0-9]{0,18})$/, 'must be 0 or a positive integer id')
+  .refine(withinIdRange, 'must be 0 or a positive integer id');
+
+/** zod runs a refinement even when the pattern before it failed, so this must not assume digits. */
+function withinIdRange(value: string): boolean {
+  return !/^[0-9]{19}$/.test(value) || BigInt(value) <= MAX_ID;
+}
+
+/**
+ * Control characters (NUL included) and lone UTF-16 surrogates have no place in anything a person
+ * types: PostgreSQL refuses NUL in text and a lone surrogate in JSON, and neither is a character.
+ */
+const NO_CONTROL_CHARACTERS = /^[^\p{Cc}\p{Cs}]*$/u;
+const NO_CONTROL_CHARACTERS_OR_MARKUP = /^[^\p{Cc}\p{Cs}<>]*$/u;
+
+/**
+ * Text a person types that others may read (a remark, a reason, a note, a name): trimmed, at most
+ * `max` characters, no control characters and no angle brackets. Chain `.min(n)` for a required one.
+ */
+export const plainText = (max: number) =>
+  z.string().trim().max(max).regex(NO_CONTROL_CHARACTERS_OR_MARKUP, 'no control characters or angle brackets');
+
+/**
+ * A typed value that is matched or looked up, never shown as markup (an account name, a search
+ * term, an address, a code): trimmed, at most `max` characters, no control characters.
+ */
+export const typedText = (max: number) => z.string().trim().max(max).regex(NO_CONTROL_CHARACTERS, 'no control characters');
+
+/**
+ * Text typed in a multi-line box and always shown as text, never as markup (a chat message, a
+ * staff member's reason): trimmed, at most `max` characters, line breaks and tabs allowed, no
+ * other control characters.
+ */
+export const multilineText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .regex(/^(?:[^\p{Cc}\p{Cs}]|[\t\n\r])*$/u, 'no control characters other than line breaks');
+
+/** A secret as typed (a password): not trimmed, at most `max` characters, no control characters. */
+export const secretText = (max: number) => z.string().max(max).regex(NO_CONTROL_CHARACTERS, 'no control characters');
 
 /** Spec section 5: at least 6 characters of letters or digits. The upper bound is a Keel limit. */
 export const usernameSchema = z
@@ -30,7 +86,8 @@ export const passwordSchema = z
   .string()
   .min(6, 'must be at least 6 characters')
   .max(128, 'must be at most 128 characters')
-  .regex(/[A-Za-z0-9]/, 'must contain a letter or a digit');
+  .regex(/[A-Za-z0-9]/, 'must contain a letter or a digit')
+  .regex(NO_CONTROL_CHARACTERS, 'no control characters');
 
 export const publicUserSchema = z.object({
   id: idSchema,
@@ -45,7 +102,11 @@ export const publicUserSchema = z.object({
 });
 export type PublicUser = z.infer<typeof publicUserSchema>;
 
-/** How a user is named on screen: nickname, else username, else the e-mail or phone they registered with. */
+/**
+ * How the app names the logged-in user to themselves: nickname, else username, else the e-mail or
+ * phone they registered with, in full. Never for another person: anyone else is named with
+ * `publicUserName` of `@keel/domain`, which masks contacts (ADR 0023; a test keeps it so).
+ */
 export function userDisplayName(user: Pick<PublicUser, 'id' | 'nickname' | 'username' | 'email' | 'phone'>): string {
   return user.nickname ?? user.username ?? user.email ?? user.phone ?? `#${user.id}`;
 }

@@ -25,6 +25,11 @@ export interface Contract<
   readonly caller: Caller;
   /** Staff roles allowed (any one suffices); only for `caller: 'staff'`. Empty means every role. */
   readonly staffRoles?: readonly string[];
+  /**
+   * A first-login step (ADR 0020): callable by a staff member who still has a one-time password
+   * or no authenticator. Every other staff call refuses them with the step that is missing.
+   */
+  readonly staffSetupStep?: boolean;
   /** Auth calls are rate limited per client address. */
   readonly rateLimited?: boolean;
   /**

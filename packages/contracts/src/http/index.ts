@@ -8,6 +8,22 @@ import {
   staffLogoutContract,
   staffMeContract,
 } from './admin/admin.contracts.ts';
+import {
+  createStaffContract,
+  disableStaffContract,
+  enableStaffContract,
+  enableStaffTotpContract,
+  endOwnStaffSessionContract,
+  endStaffSessionContract,
+  listOwnStaffSessionsContract,
+  listStaffContract,
+  listStaffSessionsContract,
+  resetStaffPasswordContract,
+  setOwnStaffPasswordContract,
+  setStaffRolesContract,
+  startStaffTotpContract,
+} from './admin/staff.contracts.ts';
+import { getTwoPersonRuleContract } from './admin/two-person.contracts.ts';
 import { listAccountsContract, listRecordsContract, transferBetweenAccountsContract } from './assets/assets.contracts.ts';
 import { getWatchlistContract, listCandlesContract, listTickersContract, setWatchlistContract } from './market/market.contracts.ts';
 import { createSwapQuoteContract, executeSwapContract } from './swap/swap.contracts.ts';
@@ -104,6 +120,8 @@ export * from './user/security.contracts.ts';
 export * from './verification/verification.contracts.ts';
 export * from './index/index.contracts.ts';
 export * from './admin/admin.contracts.ts';
+export * from './admin/staff.contracts.ts';
+export * from './admin/two-person.contracts.ts';
 export * from './assets/assets.contracts.ts';
 export * from './market/market.contracts.ts';
 export * from './swap/swap.contracts.ts';
@@ -149,6 +167,19 @@ export const allContracts = [
   staffLoginContract,
   staffLogoutContract,
   staffMeContract,
+  setOwnStaffPasswordContract,
+  startStaffTotpContract,
+  enableStaffTotpContract,
+  listOwnStaffSessionsContract,
+  endOwnStaffSessionContract,
+  listStaffContract,
+  createStaffContract,
+  setStaffRolesContract,
+  disableStaffContract,
+  enableStaffContract,
+  resetStaffPasswordContract,
+  listStaffSessionsContract,
+  endStaffSessionContract,
   listUsersContract,
   setUserStatusContract,
   listAuditContract,
@@ -186,6 +217,7 @@ export const allContracts = [
   decideWithdrawalContract,
   completeWithdrawalContract,
   failWithdrawalContract,
+  getTwoPersonRuleContract,
   listP2pAdsContract,
   postP2pAdContract,
   editP2pAdContract,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { idCursorSchema } from '../http/common.ts';
 import { candleIntervalSchema, candleSchema, marketSymbolSchema, recordedTickSchema } from '../http/market/market.contracts.ts';
-import { wsAuthedFrameSchema, wsAuthFrameSchema, wsEventFrameSchema } from './user.events.ts';
+import { wsAuthedFrameSchema, wsAuthFrameSchema, wsEventFrameSchema, wsUnauthedFrameSchema } from './user.events.ts';
 
 /**
  * The push connection `/ws` (spec section 7: "a push-connection host is also configured").
@@ -14,7 +15,11 @@ import { wsAuthedFrameSchema, wsAuthFrameSchema, wsEventFrameSchema } from './us
  * and the client then refetches candles over HTTP), then continues live.
  *
  * The user's own events (user.events.ts): `{op:'auth', token}` → `authed`, then `event` frames for
- * that user, whichever node the change happened on. Public channels need no auth.
+ * that user, whichever node the change happened on, until `unauthed` says the session is over.
+ * Public channels need no auth.
+ *
+ * The upgrade is refused (403) when the request's Origin is neither the server's own nor one of
+ * `CORS_ORIGINS`; a request without Origin (not a browser) is let through (ADR 0023).
  */
 export const wsChannelSchema = z
   .string()
@@ -26,7 +31,7 @@ export const wsClientFrameSchema = z.discriminatedUnion('op', [
   z.object({
     op: z.literal('subscribe'),
     channels: z.array(wsChannelSchema).min(1).max(maxChannelsPerConnection),
-    sinceTickId: z.string().regex(/^\d{1,19}$/).optional(),
+    sinceTickId: idCursorSchema.optional(),
   }),
   z.object({ op: z.literal('unsubscribe'), channels: z.array(wsChannelSchema).min(1).max(maxChannelsPerConnection) }),
   z.object({ op: z.literal('ping') }),
@@ -46,6 +51,7 @@ export const wsServerFrameSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('error'), code: z.number().int(), msg: z.string() }),
   wsAuthedFrameSchema,
   wsEventFrameSchema,
+  wsUnauthedFrameSchema,
 ]);
 
 export type WsClientFrame = z.infer<typeof wsClientFrameSchema>;

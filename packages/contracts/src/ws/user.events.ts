@@ -39,3 +39,13 @@ export const wsAuthedFrameSchema = z.object({ type: z.literal('authed'), userId:
 
 /** Server → client: an event for the authenticated user. */
 export const wsEventFrameSchema = z.object({ type: z.literal('event'), event: userEventSchema });
+
+/**
+ * Server → client: the session this connection authenticated with is over — logged out, ended
+ * from the sessions page, ended by a password change or recovery, expired — or its user may no
+ * longer use it (suspended, banned); on every node, within moments (ADR 0023). No event reaches
+ * the connection after it. `code` and `msg` are the catalogue error an HTTP call with the token
+ * now gets (401 token does not exist, 400 user status incorrect), so the client applies the same
+ * session rules. The connection keeps its public channels and may `auth` again.
+ */
+export const wsUnauthedFrameSchema = z.object({ type: z.literal('unauthed'), code: z.number().int(), msg: z.string() });

@@ -1,5 +1,5 @@
 import { type ContractData, listP2pAppealsContract, resolveP2pAppealContract } from '@keel/contracts';
-import { type FormEvent, useCallback, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { api } from '../../shared/api.ts';
 import { DetailCard } from '../../shared/DetailCard.tsx';
 import { ErrorAlert } from '../../shared/ErrorAlert.tsx';
@@ -9,7 +9,7 @@ import { PagedTable } from '../../shared/PagedTable.tsx';
 import { StatusTabs } from '../../shared/StatusTabs.tsx';
 import { useStaffImage } from '../../shared/staff-image.ts';
 import { usePagedList } from '../../shared/usePagedList.ts';
-import { Field, useStaffAction } from '../finance/finance-shared.tsx';
+import { Field, TwoPersonReasonText, TwoPersonRuleNote, useConfirmation, useStaffAction } from '../finance/finance-shared.tsx';
 
 type AppealData = ContractData<typeof listP2pAppealsContract>['items'][number];
 /** An appeal as the table keys it: by its order (an order has at most one appeal). */
@@ -107,100 +107,127 @@ function Chat({ appeal }: { appeal: Appeal }) {
 
 /**
  * The decision on an open appeal: release to the buyer or refund the seller, with a note both
- * sides read. A confirm step names the effect with the order's own amounts (staff never type one);
- * each confirmation is one action with its own Idempotency-Key (see `useStaffAction`).
+ * sides read. A confirmation dialog names the effect with the order's own amounts and both users
+ * (staff never type an amount); each confirmation is one action with its own Idempotency-Key (see
+ * `useStaffAction`). Under the two-person rule the first member's choice is a proposal that a
+ * different member confirms by choosing the same outcome (ADR 0022); the dialog says which.
  */
 function ResolvePanel({ appeal, onResolved }: { appeal: Appeal; onResolved: (updated: Appeal) => void }) {
   const { t } = useI18n();
   const { busy, error, setError, run } = useStaffAction();
-  const [note, setNote] = useState('');
-  const [confirming, setConfirming] = useState<Outcome | null>(null);
-  const { order } = appeal;
+  const { ask, dialog } = useConfirmation(busy);
+  const { order, proposal } = appeal;
+  // Confirming a proposal: the note starts as the proposer's, which the confirming member may keep.
+  const [note, setNote] = useState(proposal?.note ?? '');
 
   function choose(outcome: Outcome) {
     const text = note.trim();
     if (text.length < 3) return setError(t('admin.appeals.noteTooShort'));
     if (!PLAIN_TEXT.test(text)) return setError(t('admin.appeals.noteInvalid'));
     setError(null);
-    setConfirming(outcome);
-  }
-
-  async function confirm(event: FormEvent) {
-    event.preventDefault();
-    if (!confirming) return;
-    const body = { outcome: confirming, note: note.trim() };
-    const updated = await run(`appeal:${order.id}:${JSON.stringify(body)}`, (idempotencyKey) =>
-      api(resolveP2pAppealContract, { params: { orderId: order.id }, body, idempotencyKey }),
+    const named = {
+      orderNo: order.orderNo,
+      quantity: order.quantity,
+      asset: order.asset,
+      buyerReceives: order.buyerReceives,
+      fee: order.fee,
+      buyer: `${order.buyerName} (#${appeal.buyerId})`,
+      seller: `${order.sellerName} (#${appeal.sellerId})`,
+    };
+    // What happens on confirm: possibly only a proposal (the rule decides on the server), the
+    // confirmation of another member's proposal (final), or a proposal replacing theirs.
+    const consequence =
+      proposal === null
+        ? t('admin.confirm.appeal.maybeProposal')
+        : proposal.outcome === outcome
+          ? `${t('admin.confirm.appeal.confirmsProposal', { staff: proposal.staff })} ${t('admin.appeals.confirm.final')}`
+          : t('admin.confirm.appeal.replacesProposal', { staff: proposal.staff });
+    ask(
+      {
+        title: t(`admin.confirm.appeal.${outcome}.title`, named),
+        text: `${t(`admin.confirm.appeal.${outcome}.text`, named)} ${consequence}`,
+        confirmLabel: t(`admin.appeals.confirm.${outcome}`),
+        danger: outcome === 'refund',
+      },
+      async () => {
+        const body = { outcome, note: text };
+        const updated = await run(`appeal:${order.id}:${JSON.stringify(body)}`, (idempotencyKey) =>
+          api(resolveP2pAppealContract, { params: { orderId: order.id }, body, idempotencyKey }),
+        );
+        if (updated) onResolved(withId(updated));
+      },
     );
-    if (updated) onResolved(withId(updated));
   }
-
-  const effect =
-    confirming === 'release'
-      ? t('admin.appeals.effect.release', { quantity: order.quantity, asset: order.asset, buyerReceives: order.buyerReceives, fee: order.fee })
-      : t('admin.appeals.effect.refund', { quantity: order.quantity, asset: order.asset });
 
   return (
     <section className="decision" aria-label={t('admin.appeals.section.resolution')} data-testid="appeal-resolve">
+      {dialog}
       <h4>{t('admin.appeals.section.resolution')}</h4>
-      {!confirming ? (
-        <>
-          <p className="muted">{t('admin.appeals.resolve.intro')}</p>
-          <label>
-            {t('admin.appeals.noteLabel')}
-            <textarea
-              name="note"
-              value={note}
-              onChange={(event) => setNote(event.target.value)}
-              minLength={3}
-              maxLength={NOTE_MAX}
-              required
-              dir="auto"
-            />
-          </label>
-          <p className="muted">{t('admin.appeals.noteShown')}</p>
-          <ErrorAlert message={error} />
-          <div className="row">
-            <button type="button" className="secondary" onClick={() => choose('refund')} disabled={busy} data-testid="appeal-refund">
-              {t('admin.appeals.refund')}
-            </button>
-            <button type="button" onClick={() => choose('release')} disabled={busy} data-testid="appeal-release">
-              {t('admin.appeals.release')}
-            </button>
-          </div>
-        </>
-      ) : (
-        <form onSubmit={confirm} data-testid="appeal-confirm">
-          <p className="notice" data-testid="appeal-effect">
-            {effect}
-          </p>
-          <p className="muted">{t('admin.appeals.confirm.final')}</p>
-          <dl className="fields">
-            <Field label={t('admin.appeals.noteLabel')} testId="appeal-confirm-note">
-              <span className="chat-text" dir="auto">
-                {note.trim()}
-              </span>
-            </Field>
-          </dl>
-          <ErrorAlert message={error} />
-          <div className="row">
-            <button
-              type="button"
-              className="secondary"
-              onClick={() => {
-                setConfirming(null);
-                setError(null);
-              }}
-              disabled={busy}
-            >
-              {t('admin.appeals.back')}
-            </button>
-            <button type="submit" className={confirming === 'refund' ? 'danger' : undefined} disabled={busy}>
-              {t(`admin.appeals.confirm.${confirming}`)}
-            </button>
-          </div>
-        </form>
+      <p className="muted">{t('admin.appeals.resolve.intro')}</p>
+      <label>
+        {t('admin.appeals.noteLabel')}
+        <textarea
+          name="note"
+          value={note}
+          onChange={(event) => setNote(event.target.value)}
+          minLength={3}
+          maxLength={NOTE_MAX}
+          required
+          dir="auto"
+        />
+      </label>
+      <p className="muted">{t('admin.appeals.noteShown')}</p>
+      <ErrorAlert message={error} />
+      <div className="row">
+        <button type="button" className="secondary" onClick={() => choose('refund')} disabled={busy} data-testid="appeal-refund">
+          {t('admin.appeals.refund')}
+        </button>
+        <button type="button" onClick={() => choose('release')} disabled={busy} data-testid="appeal-release">
+          {t('admin.appeals.release')}
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/** The proposal waiting for a second member (or that was confirmed), and the rule that asked for two. */
+function Proposal({ appeal }: { appeal: Appeal }) {
+  const { t } = useI18n();
+  const { proposal, twoPersonReason } = appeal;
+  if (!proposal) return null;
+  return (
+    <section aria-label={t('admin.appeals.section.proposal')} data-testid="appeal-proposal">
+      <h4>{t('admin.appeals.section.proposal')}</h4>
+      {appeal.resolution === null && (
+        <p className="notice" data-testid="appeal-proposal-waiting">
+          {t('admin.appeals.proposal.waiting', {
+            staff: proposal.staff,
+            resolution: t(`admin.appeals.resolution.${proposal.outcome}`),
+            time: formatDateTime(proposal.at),
+          })}
+        </p>
       )}
+      {twoPersonReason && (
+        <p className="notice" data-testid="two-person-reason">
+          <TwoPersonReasonText reason={twoPersonReason} />
+        </p>
+      )}
+      <dl className="fields">
+        <Field label={t('admin.appeals.proposal.outcome')} testId="field-proposalOutcome">
+          {t(`admin.appeals.resolution.${proposal.outcome}`)}
+        </Field>
+        <Field label={t('admin.appeals.proposal.by')} testId="field-proposedBy">
+          {proposal.staff}
+        </Field>
+        <Field label={t('admin.appeals.proposal.at')} testId="field-proposedAt">
+          {formatDateTime(proposal.at)}
+        </Field>
+        <Field label={t('admin.appeals.proposal.note')} testId="field-proposalNote">
+          <span className="chat-text" dir="auto">
+            {proposal.note}
+          </span>
+        </Field>
+      </dl>
     </section>
   );
 }
@@ -292,6 +319,7 @@ function Detail({ appeal, onClose, onResolved }: { appeal: Appeal; onClose: () =
         </Field>
       </dl>
       <Chat appeal={appeal} />
+      <Proposal appeal={appeal} />
       {appeal.resolution === null ? (
         <ResolvePanel appeal={appeal} onResolved={onResolved} />
       ) : (
@@ -325,7 +353,8 @@ function Detail({ appeal, onClose, onResolved }: { appeal: Appeal; onClose: () =
  * P2P appeals (roles admin and support): open ones oldest first, resolved ones newest first. The
  * detail shows every fact of the order, who appealed and why, and the full chat; an open appeal is
  * resolved to one of two outcomes (release to the buyer, refund the seller) with a note both sides
- * read. No staff action here sets a price, an amount or a balance.
+ * read — by two members when the two-person rule applies (a proposal, then a confirmation; open
+ * proposals are marked in the queue). No staff action here sets a price, an amount or a balance.
  */
 export function AppealsPage() {
   const { t } = useI18n();
@@ -341,6 +370,9 @@ export function AppealsPage() {
     setOpen(updated);
     if (updated.resolution) {
       setNotice(t('admin.appeals.notice.resolved', { orderNo: updated.order.orderNo, resolution: t(`admin.appeals.resolution.${updated.resolution}`) }));
+    } else if (updated.proposal) {
+      // The two-person rule applied: only a proposal was recorded, nothing moved.
+      setNotice(t('admin.appeals.notice.proposed', { orderNo: updated.order.orderNo, resolution: t(`admin.appeals.resolution.${updated.proposal.outcome}`) }));
     }
     void list.load();
   }
@@ -361,6 +393,7 @@ export function AppealsPage() {
     <section>
       <h2>{t('admin.appeals.title')}</h2>
       <p className="muted">{t('admin.appeals.intro')}</p>
+      <TwoPersonRuleNote />
       <StatusTabs
         label={t('admin.appeals.tabs')}
         statuses={statuses}
@@ -402,7 +435,16 @@ export function AppealsPage() {
         columns={columns}
         row={(item) => (
           <tr data-testid={`appeal-row-${item.order.id}`}>
-            <td>{item.order.orderNo}</td>
+            <td>
+              {item.order.orderNo}
+              {item.resolution === null && item.proposal && (
+                <div>
+                  <span className="status status-pending" data-testid="needs-second-approver">
+                    {t('admin.appeals.proposal.badge', { resolution: t(`admin.appeals.resolution.${item.proposal.outcome}`), staff: item.proposal.staff })}
+                  </span>
+                </div>
+              )}
+            </td>
             <td>
               {item.order.buyerName} (#{item.buyerId})
             </td>

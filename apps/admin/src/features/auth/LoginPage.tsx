@@ -9,6 +9,7 @@ export function LoginPage({ onLoggedIn }: { onLoggedIn: () => void }) {
   const { t, describeError } = useI18n();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
+  const [totpCode, setTotpCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -17,7 +18,8 @@ export function LoginPage({ onLoggedIn }: { onLoggedIn: () => void }) {
     setBusy(true);
     setError(null);
     try {
-      const data = await api(staffLoginContract, { body: { username, password } });
+      // Staff with an authenticator send its code; the first login (one-time password) has none yet.
+      const data = await api(staffLoginContract, { body: { username, password, totpCode: totpCode.trim() || undefined } });
       staffToken.set(data.token);
       onLoggedIn();
     } catch (caught) {
@@ -46,6 +48,21 @@ export function LoginPage({ onLoggedIn }: { onLoggedIn: () => void }) {
             required
           />
         </label>
+        <label>
+          {t('admin.login.totpCode')}
+          <input
+            name="totpCode"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={6}
+            value={totpCode}
+            onChange={(e) => setTotpCode(e.target.value.replace(/\D/g, ''))}
+            aria-describedby="totp-hint"
+          />
+        </label>
+        <p id="totp-hint" className="muted hint">
+          {t('admin.login.totpHint')}
+        </p>
         <ErrorAlert message={error} />
         <button type="submit" disabled={busy}>
           {t('admin.login.submit')}

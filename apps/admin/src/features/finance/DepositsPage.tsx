@@ -55,7 +55,7 @@ export function DepositDetail({ item, staff, onClose, onChanged }: RecordDetailP
   const { t } = useI18n();
   const { busy, error, setError, run } = useStaffAction();
 
-  async function decide(body: { decision: 'approve' } | { decision: 'reject'; reason: string }) {
+  async function decide(body: { decision: 'approve' } | { decision: 'reject'; reason: string }): Promise<void> {
     const updated = await run(`deposit:${item.id}:${JSON.stringify(body)}`, (idempotencyKey) =>
       api(decideDepositContract, { params: { depositId: item.id }, body, idempotencyKey }),
     );
@@ -63,6 +63,7 @@ export function DepositDetail({ item, staff, onClose, onChanged }: RecordDetailP
   }
 
   const staffDecides = item.review === 'staff';
+  const named = { id: item.id, amount: item.amount, asset: item.asset, usdt: item.usdtValue, user: `${item.userName} (#${item.userId})` };
   return (
     <RecordDetail
       kind="deposit"
@@ -122,8 +123,21 @@ export function DepositDetail({ item, staff, onClose, onChanged }: RecordDetailP
           busy={busy}
           approveBlocked={isOwnFirstApproval(item, staff)}
           approveNote={t('admin.finance.deposits.approveNote', { amount: item.amount, asset: item.asset })}
-          onApprove={() => void decide({ decision: 'approve' })}
-          onReject={(reason) => void decide({ decision: 'reject', reason })}
+          confirm={{
+            approve: {
+              title: t('admin.confirm.deposit.approve.title', named),
+              text: t('admin.confirm.deposit.approve.text', named),
+              confirmLabel: t('admin.confirm.approveAmount', named),
+            },
+            reject: (reason) => ({
+              title: t('admin.confirm.deposit.reject.title', named),
+              text: t('admin.confirm.deposit.reject.text', { ...named, reason }),
+              confirmLabel: t('admin.confirm.rejectAmount', named),
+              danger: true,
+            }),
+          }}
+          onApprove={() => decide({ decision: 'approve' })}
+          onReject={(reason) => decide({ decision: 'reject', reason })}
           onInvalid={setError}
         />
       )}

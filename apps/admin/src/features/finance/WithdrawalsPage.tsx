@@ -23,6 +23,7 @@ import {
   RecordDetail,
   type RecordDetailProps,
   Short,
+  useConfirmation,
   useStaffAction,
 } from './finance-shared.tsx';
 
@@ -34,9 +35,23 @@ const listWithdrawals = (query: QueueQuery<WithdrawalStatus>) => api(listStaffWi
 /** Pending and approved withdrawals still wait their turn: their tables show the queue position. */
 const isOpen = (status: WithdrawalStatus) => status === 'pending' || status === 'approved';
 
+/** What every confirmation of a step on this withdrawal names: the record, the amounts, the user, the address. */
+function namedWithdrawal(item: Withdrawal) {
+  return {
+    id: item.id,
+    amount: item.amount,
+    fee: item.fee,
+    total: item.totalFrozen,
+    asset: item.asset,
+    address: item.address,
+    user: `${item.userName} (#${item.userId})`,
+  };
+}
+
 /**
  * An approved withdrawal: record the hash of the broadcast transaction (completes it), or mark it
- * failed with a reason (the held amount and fee return to the user). Both forms are shown at once.
+ * failed with a reason (the held amount and fee return to the user). Both forms are shown at once;
+ * each asks in a dialog naming the amounts and the user before it acts.
  */
 function BroadcastPanel({
   item,
@@ -47,28 +62,48 @@ function BroadcastPanel({
 }: {
   item: Withdrawal;
   busy: boolean;
-  onComplete: (txHash: string) => void;
-  onFail: (reason: string) => void;
+  onComplete: (txHash: string) => Promise<void>;
+  onFail: (reason: string) => Promise<void>;
   onInvalid: (message: string) => void;
 }) {
   const { t } = useI18n();
   const [txHash, setTxHash] = useState('');
   const [failReason, setFailReason] = useState('');
+  const { ask, dialog } = useConfirmation(busy);
+  const named = namedWithdrawal(item);
 
   function complete(event: FormEvent) {
     event.preventDefault();
-    if (txHash.trim() === '') return onInvalid(t('admin.finance.withdrawals.txHashRequired'));
-    onComplete(txHash.trim());
+    const hash = txHash.trim();
+    if (hash === '') return onInvalid(t('admin.finance.withdrawals.txHashRequired'));
+    ask(
+      {
+        title: t('admin.confirm.withdrawal.complete.title', named),
+        text: t('admin.confirm.withdrawal.complete.text', { ...named, txHash: hash }),
+        confirmLabel: t('admin.confirm.payOut', named),
+      },
+      () => onComplete(hash),
+    );
   }
 
   function fail(event: FormEvent) {
     event.preventDefault();
-    if (failReason.trim().length < 3) return onInvalid(t('admin.finance.reasonTooShort'));
-    onFail(failReason.trim());
+    const reason = failReason.trim();
+    if (reason.length < 3) return onInvalid(t('admin.finance.reasonTooShort'));
+    ask(
+      {
+        title: t('admin.confirm.withdrawal.fail.title', named),
+        text: t('admin.confirm.withdrawal.fail.text', { ...named, reason }),
+        confirmLabel: t('admin.confirm.returnAmount', named),
+        danger: true,
+      },
+      () => onFail(reason),
+    );
   }
 
   return (
     <div className="decision">
+      {dialog}
       <form onSubmit={complete} data-testid="broadcast-form">
         <label>
           {t('admin.finance.withdrawals.txHashLabel')}
@@ -111,13 +146,15 @@ export function WithdrawalDetail({ item, staff, onClose, onChanged }: RecordDeta
   const { busy, error, setError, run } = useStaffAction();
   const params = { withdrawalId: item.id };
 
-  async function act(signature: string, call: (idempotencyKey: string) => Promise<Withdrawal>) {
+  const named = namedWithdrawal(item);
+
+  async function act(signature: string, call: (idempotencyKey: string) => Promise<Withdrawal>): Promise<void> {
     const updated = await run(`withdrawal:${item.id}:${signature}`, call);
     if (updated) onChanged(updated);
   }
 
   function decide(body: { decision: 'approve' } | { decision: 'reject'; reason: string }) {
-    void act(`decision:${JSON.stringify(body)}`, (idempotencyKey) => api(decideWithdrawalContract, { params, body, idempotencyKey }));
+    return act(`decision:${JSON.stringify(body)}`, (idempotencyKey) => api(decideWithdrawalContract, { params, body, idempotencyKey }));
   }
 
   return (
@@ -180,6 +217,19 @@ export function WithdrawalDetail({ item, staff, onClose, onChanged }: RecordDeta
           approveBlocked={isOwnFirstApproval(item, staff)}
           approveNote={t('admin.finance.withdrawals.approveNote', { amount: item.amount, asset: item.asset, fee: item.fee })}
           rejectNote={t('admin.finance.withdrawals.returnNote', { total: item.totalFrozen, asset: item.asset })}
+          confirm={{
+            approve: {
+              title: t('admin.confirm.withdrawal.approve.title', named),
+              text: t('admin.confirm.withdrawal.approve.text', named),
+              confirmLabel: t('admin.confirm.approveAmount', named),
+            },
+            reject: (reason) => ({
+              title: t('admin.confirm.withdrawal.reject.title', named),
+              text: t('admin.confirm.withdrawal.reject.text', { ...named, reason }),
+              confirmLabel: t('admin.confirm.returnAmount', named),
+              danger: true,
+            }),
+          }}
           onApprove={() => decide({ decision: 'approve' })}
           onReject={(reason) => decide({ decision: 'reject', reason })}
           onInvalid={setError}
@@ -189,10 +239,8 @@ export function WithdrawalDetail({ item, staff, onClose, onChanged }: RecordDeta
         <BroadcastPanel
           item={item}
           busy={busy}
-          onComplete={(txHash) =>
-            void act(`complete:${txHash}`, (idempotencyKey) => api(completeWithdrawalContract, { params, body: { txHash }, idempotencyKey }))
-          }
-          onFail={(reason) => void act(`fail:${reason}`, (idempotencyKey) => api(failWithdrawalContract, { params, body: { reason }, idempotencyKey }))}
+          onComplete={(txHash) => act(`complete:${txHash}`, (idempotencyKey) => api(completeWithdrawalContract, { params, body: { txHash }, idempotencyKey }))}
+          onFail={(reason) => act(`fail:${reason}`, (idempotencyKey) => api(failWithdrawalContract, { params, body: { reason }, idempotencyKey }))}
           onInvalid={setError}
         />
       )}

@@ -1,6 +1,7 @@
-import { ApiError, errorCatalogue, type WalletChannelId, walletChannelIds } from '@keel/contracts';
+import { ApiError, type ContractData, errorCatalogue, getTwoPersonRuleContract, type WalletChannelId, walletChannelIds } from '@keel/contracts';
 import type { MessageKey } from '@keel/locales';
-import { type FormEvent, type ReactNode, useCallback, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { api } from '../../shared/api.ts';
 import { DetailCard } from '../../shared/DetailCard.tsx';
 import { ErrorAlert } from '../../shared/ErrorAlert.tsx';
 import { formatDateTime } from '../../shared/format.ts';
@@ -8,6 +9,7 @@ import { useI18n } from '../../shared/i18n.tsx';
 import { PagedTable } from '../../shared/PagedTable.tsx';
 import { StatusTabs } from '../../shared/StatusTabs.tsx';
 import { usePagedList } from '../../shared/usePagedList.ts';
+import { ConfirmDialog } from '../../shared/ConfirmDialog.tsx';
 
 /** The logged-in staff member, as App.tsx knows them (the finance views compare names with it). */
 export type FinanceStaff = { id: string; username: string };
@@ -41,8 +43,94 @@ export type RecordDetailProps<T> = { item: T; staff: FinanceStaff; onClose: () =
 
 const PAGE_SIZE = 20;
 
+/** Why a decision needs a second staff member, as the server states it (ADR 0022). */
+export type TwoPersonReason = {
+  rule: 'record' | 'unpriced' | 'staff_window' | 'user_window';
+  limitUsdt: string;
+  decidedAloneUsdt: string;
+  valueUsdt: string;
+  windowHours: number;
+};
+
 /** The shape both queue records share for the maker-checker display. */
-type Approvable = { status: string; approvalsRequired: number; firstApproval: { staff: string; at: string } | null };
+type Approvable = {
+  status: string;
+  approvalsRequired: number;
+  firstApproval: { staff: string; at: string } | null;
+  twoPersonReason: TwoPersonReason | null;
+};
+
+/** Which rule asks for a second staff member, with its numbers. */
+export function TwoPersonReasonText({ reason }: { reason: TwoPersonReason }) {
+  const { t } = useI18n();
+  return (
+    <>
+      {t(`admin.twoPerson.reason.${reason.rule}`, {
+        limit: reason.limitUsdt,
+        decided: reason.decidedAloneUsdt,
+        value: reason.valueUsdt,
+        hours: reason.windowHours,
+      })}
+    </>
+  );
+}
+
+/**
+ * The published two-person rule (the same numbers the server applies and users read), shown at
+ * the top of the finance queues and the appeals.
+ */
+export function TwoPersonRuleNote() {
+  const { t } = useI18n();
+  const [rule, setRule] = useState<ContractData<typeof getTwoPersonRuleContract> | null>(null);
+  useEffect(() => {
+    let live = true;
+    api(getTwoPersonRuleContract, {})
+      .then((data) => live && setRule(data))
+      // Only an explanation: the queue works without it, and a refused decision says why anyway.
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (!rule) return null;
+  return (
+    <p className="muted" data-testid="two-person-rule">
+      {t('admin.twoPerson.rule', {
+        record: rule.recordAboveUsdt,
+        appeal: rule.appealAboveUsdt,
+        staff: rule.staffAloneLimitUsdt,
+        user: rule.userAloneLimitUsdt,
+        hours: rule.windowHours,
+      })}
+    </p>
+  );
+}
+
+/** What a confirmation dialog says before a money-moving action: the record, the amount, the user, the effect. */
+export type Confirmation = { title: string; text: string; confirmLabel: string; danger?: boolean };
+
+/**
+ * A confirmation dialog for an action that is run only on confirm; it closes once the action has
+ * settled (its error, if any, is shown by the detail under it).
+ */
+export function useConfirmation(busy: boolean) {
+  const [asking, setAsking] = useState<(Confirmation & { run: () => Promise<void> }) | null>(null);
+  const dialog = asking ? (
+    <ConfirmDialog
+      title={asking.title}
+      text={asking.text}
+      confirmLabel={asking.confirmLabel}
+      danger={asking.danger}
+      busy={busy}
+      error={null}
+      onCancel={() => setAsking(null)}
+      onConfirm={() => {
+        void asking.run().finally(() => setAsking(null));
+      }}
+    />
+  ) : null;
+  return { ask: (confirmation: Confirmation, run: () => Promise<void>) => setAsking({ ...confirmation, run }), dialog };
+}
 
 /** A long hash or address, shortened in a table; the full text is in the tooltip. */
 export function Short({ text, head = 8, tail = 6 }: { text: string; head?: number; tail?: number }) {
@@ -116,6 +204,13 @@ export function ApprovalsCell({ record }: { record: Approvable & { approvals?: n
     <>
       {t('admin.finance.approvalsCount', { count: approvalsGiven(record), required: record.approvalsRequired })}
       {record.firstApproval && <div className="muted">{t('admin.finance.approvalsFirst', { staff: record.firstApproval.staff })}</div>}
+      {record.status === 'pending' && record.approvalsRequired === 2 && (
+        <div>
+          <span className="status status-pending" data-testid="needs-second-approver" title={record.twoPersonReason ? undefined : t('admin.finance.twoPerson')}>
+            {t(record.firstApproval ? 'admin.twoPerson.needsSecond' : 'admin.twoPerson.needsTwo')}
+          </span>
+        </div>
+      )}
     </>
   );
 }
@@ -125,13 +220,19 @@ export function isOwnFirstApproval(record: Approvable, staff: FinanceStaff): boo
   return record.firstApproval !== null && record.firstApproval.staff === staff.username;
 }
 
-/** The maker-checker state of a pending record above the two-person threshold. */
+/** The maker-checker state of a pending record that needs two approvals, and which rule asks for them. */
 export function MakerChecker({ record, staff }: { record: Approvable; staff: FinanceStaff }) {
   const { t } = useI18n();
   if (record.status !== 'pending' || record.approvalsRequired < 2) return null;
-  if (!record.firstApproval) return <p className="notice">{t('admin.finance.twoPerson')}</p>;
+  const why = (
+    <p className="notice" data-testid="two-person-reason">
+      {record.twoPersonReason ? <TwoPersonReasonText reason={record.twoPersonReason} /> : t('admin.finance.twoPerson')}
+    </p>
+  );
+  if (!record.firstApproval) return why;
   return (
     <>
+      {why}
       <p className="notice" data-testid="first-approval">
         {t('admin.finance.firstApproval', { staff: record.firstApproval.staff, time: formatDateTime(record.firstApproval.at) })}
       </p>
@@ -191,14 +292,17 @@ export function useStaffAction() {
 }
 
 /**
- * Approve, or reject with the reason the user will read (the verification queue's pattern).
- * `approveNote` says what an approval moves: always exactly what the user asked for.
+ * Approve, or reject with the reason the user will read (the verification queue's pattern). Each
+ * asks first in a dialog that names the record, its amount and asset, and the user (`confirm`),
+ * and runs only on confirm. `approveNote` says what an approval moves: always exactly what the
+ * user asked for.
  */
 export function DecisionPanel({
   busy,
   approveBlocked,
   approveNote,
   rejectNote,
+  confirm,
   onApprove,
   onReject,
   onInvalid,
@@ -208,22 +312,26 @@ export function DecisionPanel({
   approveBlocked: boolean;
   approveNote: ReactNode;
   rejectNote?: ReactNode;
-  onApprove: () => void;
-  onReject: (reason: string) => void;
+  confirm: { approve: Confirmation; reject: (reason: string) => Confirmation };
+  onApprove: () => Promise<void>;
+  onReject: (reason: string) => Promise<void>;
   onInvalid: (message: string) => void;
 }) {
   const { t } = useI18n();
   const [rejecting, setRejecting] = useState(false);
   const [reason, setReason] = useState('');
+  const { ask, dialog } = useConfirmation(busy);
 
   function reject(event: FormEvent) {
     event.preventDefault();
-    if (reason.trim().length < 3) return onInvalid(t('admin.finance.reasonTooShort'));
-    onReject(reason.trim());
+    const text = reason.trim();
+    if (text.length < 3) return onInvalid(t('admin.finance.reasonTooShort'));
+    ask(confirm.reject(text), () => onReject(text));
   }
 
   return (
     <div className="decision">
+      {dialog}
       {!rejecting ? (
         <>
           <p className="muted" data-testid="approve-note">
@@ -235,7 +343,7 @@ export function DecisionPanel({
             </button>
             <button
               type="button"
-              onClick={onApprove}
+              onClick={() => ask(confirm.approve, onApprove)}
               disabled={busy || approveBlocked}
               title={approveBlocked ? t('admin.finance.ownFirstApproval') : undefined}
             >
@@ -374,6 +482,7 @@ export function FinanceQueue<S extends FinanceStatus, T extends QueueRecord & { 
     <section>
       <h2>{t(`admin.finance.${kind}s.title`)}</h2>
       <p className="muted">{t(`admin.finance.${kind}s.intro`)}</p>
+      <TwoPersonRuleNote />
       <StatusTabs
         label={t('admin.finance.status')}
         statuses={statuses}

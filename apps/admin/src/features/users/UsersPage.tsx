@@ -1,4 +1,4 @@
-import { listUsersContract, type PublicUser, setUserStatusContract, type StaffRole, type UserStatus, userDisplayName, userStatuses } from '@keel/contracts';
+import { listUsersContract, type PublicUser, setUserStatusContract, type StaffRole, type UserStatus, userStatuses } from '@keel/contracts';
 import type { MessageKey } from '@keel/locales';
 import { type FormEvent, useCallback, useState } from 'react';
 import { api } from '../../shared/api.ts';
@@ -10,6 +10,13 @@ import { usePagedList } from '../../shared/usePagedList.ts';
 
 const PAGE_SIZE = 20;
 const STATUS_EDITORS: readonly StaffRole[] = setUserStatusContract.staffRoles as readonly StaffRole[];
+
+/**
+ * A user as this staff member may read them: the chosen name, else the contact exactly as the
+ * server sent it, which is masked for roles that do not read contacts in full (ADR 0023).
+ */
+const userLabel = (user: PublicUser) => user.nickname ?? user.username ?? user.email ?? user.phone ?? `#${user.id}`;
+const contactOf = (user: PublicUser) => [user.email, user.phone].filter((each) => each !== null).join(' · ');
 
 export function UsersPage({ roles }: { roles: readonly StaffRole[] }) {
   const { t } = useI18n();
@@ -40,18 +47,20 @@ export function UsersPage({ roles }: { roles: readonly StaffRole[] }) {
           placeholder={t('admin.users.search')}
           value={query}
           onChange={(e) => setQuery(e.target.value)}
-          maxLength={32}
+          maxLength={254}
         />
           <button type="submit">{t('admin.users.searchButton')}</button>
         </form>
       </search>
       <ErrorAlert message={list.error} />
+      {list.result?.contactsMasked && <p className="muted">{t('admin.users.contactsMasked')}</p>}
       <PagedTable
         list={list}
         total="admin.users.total"
         columns={[
           'admin.users.id',
           'admin.users.username',
+          'admin.users.contact',
           'admin.users.status',
           'admin.users.language',
           'admin.users.createdAt',
@@ -60,7 +69,8 @@ export function UsersPage({ roles }: { roles: readonly StaffRole[] }) {
         row={(user) => (
           <tr data-testid={`user-row-${user.username}`}>
             <td>{user.id}</td>
-            <td>{userDisplayName(user)}</td>
+            <td>{user.nickname ?? user.username ?? '—'}</td>
+            <td>{contactOf(user)}</td>
             <td>
               <span className={`status status-${user.status}`}>{t(`admin.status.${user.status}` as MessageKey)}</span>
             </td>
@@ -109,7 +119,7 @@ function StatusDialog({ user, onClose, onSaved }: { user: PublicUser; onClose: (
   return (
     <div className="dialog-backdrop">
       <form className="card dialog" onSubmit={save} aria-label={t('admin.users.changeStatus')}>
-        <h3>{t('admin.statusDialog.title', { username: userDisplayName(user) })}</h3>
+        <h3>{t('admin.statusDialog.title', { username: userLabel(user) })}</h3>
         <label>
           {t('admin.users.status')}
           <select name="status" value={status} onChange={(e) => setStatus(e.target.value as UserStatus)}>

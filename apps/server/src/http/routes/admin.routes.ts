@@ -9,15 +9,19 @@ import {
 } from '@keel/contracts';
 import { handler } from '../route.ts';
 import { toPublicStaff } from '../../persistence/staff.repository.ts';
-import { toPublicUser } from '../../persistence/users.repository.ts';
 import { endSession } from '../../use-cases/auth/resolve-session.ts';
 import { loginStaff } from '../../use-cases/admin/staff-auth.ts';
 import { listNotifications } from '../../use-cases/admin/list-notifications.ts';
-import { listAudit, listUsers, setUserStatus } from '../../use-cases/admin/manage-users.ts';
+import { listAudit, listUsers, setUserStatus, userForStaff } from '../../use-cases/admin/manage-users.ts';
 
 export const adminRoutes = [
   handler(staffLoginContract, async ({ body, request, deps }) => {
-    const { staff, session } = await loginStaff(deps, { ...body, clientIp: request.ip, requestId: request.id });
+    const { staff, session } = await loginStaff(deps, {
+      ...body,
+      clientIp: request.ip,
+      userAgent: request.headers['user-agent'],
+      requestId: request.id,
+    });
     return { token: session.token, expiresAt: session.expiresAt.toISOString(), staff: toPublicStaff(staff) };
   }),
   handler(staffLogoutContract, async ({ staffSession, deps }) => {
@@ -25,12 +29,9 @@ export const adminRoutes = [
     return null;
   }),
   handler(staffMeContract, async ({ staffSession }) => toPublicStaff(staffSession.staff)),
-  handler(listUsersContract, async ({ query, deps }) => {
-    const { items, total } = await listUsers(deps, query);
-    return { items: items.map(toPublicUser), total };
-  }),
+  handler(listUsersContract, ({ query, staffSession, deps }) => listUsers(deps, { ...query, roles: staffSession.staff.roles })),
   handler(setUserStatusContract, async ({ params, body, staffSession, request, deps }) =>
-    toPublicUser(
+    userForStaff(
       await setUserStatus(deps, {
         staff: staffSession.staff,
         userId: BigInt(params.userId),
@@ -39,6 +40,7 @@ export const adminRoutes = [
         clientIp: request.ip,
         requestId: request.id,
       }),
+      staffSession.staff.roles,
     ),
   ),
   handler(listAuditContract, ({ query, deps }) => listAudit(deps, query)),

@@ -6,8 +6,8 @@ import { transferBetweenAccounts } from '../../use-cases/assets/transfer-between
 
 export const assetsRoutes = [
   handler(listAccountsContract, async ({ session, deps }) => ({ accounts: await listUserBalances(deps.db, session.user.id) })),
-  handler(transferBetweenAccountsContract, async ({ session, body, idempotencyKey, deps }) => {
-    const result = await transferBetweenAccounts(deps, { userId: session.user.id, ...body, requestKey: idempotencyKey });
+  handler(transferBetweenAccountsContract, async ({ session, body, idempotencyKey, idempotency, deps }) => {
+    const result = await transferBetweenAccounts(deps, { userId: session.user.id, ...body, requestKey: idempotencyKey }, idempotency);
     return { ...result, entryId: result.entryId.toString() };
   }),
   handler(listRecordsContract, ({ session, query, deps }) => listRecords(deps.db, { userId: session.user.id, ...query })),

@@ -5,6 +5,7 @@ import { loginUser } from '../../use-cases/auth/login-user.ts';
 import { resetPassword } from '../../use-cases/auth/reset-password.ts';
 import { sendVerificationCode } from '../../use-cases/auth/send-verification-code.ts';
 import { endSession } from '../../use-cases/auth/resolve-session.ts';
+import { announceSessionsEnded } from '../../realtime/publish.ts';
 import { toPublicUser, type UserRow } from '../../persistence/users.repository.ts';
 import type { NewSession } from '../../persistence/sessions.repository.ts';
 
@@ -33,6 +34,7 @@ export const authRoutes = [
   }),
   handler(logoutContract, async ({ session, deps }) => {
     await endSession(deps, 'sessions', session.tokenHash);
+    await announceSessionsEnded(deps, session.user.id);
     return null;
   }),
 ];

@@ -16,7 +16,7 @@ import { acceptOptionsDisclosure, optionsOverview, placeOptionOrder } from '../.
 export const optionsRoutes = [
   handler(getOptionsOverviewContract, ({ session, deps }) => optionsOverview(deps, session.user.id)),
   handler(acceptOptionsDisclosureContract, ({ session, body, deps }) => acceptOptionsDisclosure(deps, session.user.id, body.version)),
-  handler(placeOptionOrderContract, ({ session, body, deps }) => placeOptionOrder(deps, session.user.id, body)),
+  handler(placeOptionOrderContract, ({ session, body, idempotency, deps }) => placeOptionOrder(deps, session.user.id, body, idempotency)),
   handler(listOptionOrdersContract, ({ session, query, deps }) => listOptionOrders(deps.db, { userId: session.user.id, ...query })),
   handler(getOptionOrderContract, ({ session, params, deps }) => findOptionOrder(deps.db, session.user.id, BigInt(params.orderId))),
 ];

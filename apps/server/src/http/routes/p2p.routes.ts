@@ -31,16 +31,22 @@ export const p2pRoutes = [
   handler(listP2pAdsContract, ({ session, query, deps }) =>
     listAds(deps.db, { viewerId: session.user.id, fiat: query.fiat, mine: query.mine === 'true', page: query.page, pageSize: query.pageSize }),
   ),
-  handler(postP2pAdContract, ({ session, body, idempotencyKey, deps }) => postAd(deps, session.user, { ...body, requestKey: idempotencyKey })),
-  handler(editP2pAdContract, ({ session, params, body, deps }) => editAd(deps, session.user.id, BigInt(params.adId), body)),
-  handler(closeP2pAdContract, ({ session, params, deps }) => closeAd(deps, session.user.id, BigInt(params.adId))),
-  handler(placeP2pOrderContract, ({ session, body, deps }) => placeOrder(deps, session.user, { ...body, adId: BigInt(body.adId) })),
+  handler(postP2pAdContract, ({ session, body, idempotencyKey, idempotency, deps }) =>
+    postAd(deps, session.user, { ...body, requestKey: idempotencyKey }, idempotency),
+  ),
+  handler(editP2pAdContract, ({ session, params, body, idempotency, deps }) => editAd(deps, session.user.id, BigInt(params.adId), body, idempotency)),
+  handler(closeP2pAdContract, ({ session, params, idempotency, deps }) => closeAd(deps, session.user.id, BigInt(params.adId), idempotency)),
+  handler(placeP2pOrderContract, ({ session, body, idempotency, deps }) => placeOrder(deps, session.user, { ...body, adId: BigInt(body.adId) }, idempotency)),
   handler(listP2pOrdersContract, ({ session, query, deps }) => listOrdersOf(deps.db, { userId: session.user.id, ...query })),
   handler(getP2pOrderContract, ({ session, params, deps }) => findOrderView(deps.db, BigInt(params.orderId), session.user.id)),
-  handler(markP2pOrderPaidContract, ({ session, params, deps }) => markOrderPaid(deps, session.user, BigInt(params.orderId))),
-  handler(cancelP2pOrderContract, ({ session, params, deps }) => cancelOrder(deps, session.user, BigInt(params.orderId))),
-  handler(releaseP2pOrderContract, ({ session, params, body, deps }) => releaseOrder(deps, session.user, BigInt(params.orderId), body.paymentPassword)),
-  handler(appealP2pOrderContract, ({ session, params, body, deps }) => appealOrder(deps, session.user, BigInt(params.orderId), body.reason)),
+  handler(markP2pOrderPaidContract, ({ session, params, idempotency, deps }) => markOrderPaid(deps, session.user, BigInt(params.orderId), idempotency)),
+  handler(cancelP2pOrderContract, ({ session, params, idempotency, deps }) => cancelOrder(deps, session.user, BigInt(params.orderId), idempotency)),
+  handler(releaseP2pOrderContract, ({ session, params, body, idempotency, deps }) =>
+    releaseOrder(deps, session.user, BigInt(params.orderId), body.paymentPassword, idempotency),
+  ),
+  handler(appealP2pOrderContract, ({ session, params, body, idempotency, deps }) =>
+    appealOrder(deps, session.user, BigInt(params.orderId), body.reason, idempotency),
+  ),
   handler(listP2pChatContract, ({ session, params, deps }) => listChat(deps, session.user.id, BigInt(params.orderId))),
   handler(sendP2pChatContract, ({ session, params, body, deps }) => sendChat(deps, session.user.id, BigInt(params.orderId), body)),
   handler(withdrawP2pChatContract, ({ session, params, deps }) => withdrawChat(deps, session.user.id, BigInt(params.orderId), BigInt(params.messageId))),
@@ -53,8 +59,8 @@ export const p2pRoutes = [
 /** Support staff: P2P appeals (roles admin and support, from the contracts). */
 export const p2pAdminRoutes = [
   handler(listP2pAppealsContract, ({ query, deps }) => listAppeals(deps, query)),
-  handler(resolveP2pAppealContract, ({ staffSession, params, body, request, deps }) =>
-    resolveAppeal(deps, staffSession, { orderId: BigInt(params.orderId), ...body, requestId: request.id }),
+  handler(resolveP2pAppealContract, ({ staffSession, params, body, request, idempotency, deps }) =>
+    resolveAppeal(deps, staffSession, { orderId: BigInt(params.orderId), ...body, requestId: request.id }, idempotency),
   ),
   handler(getStaffChatImageContract, async ({ staffSession, params, request, deps }) => {
     const { bytes, mediaType } = await readChatImageForStaff(deps, staffSession, BigInt(params.messageId), request.id);

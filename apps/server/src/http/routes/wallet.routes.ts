@@ -13,6 +13,7 @@ import {
   getDepositProofContract,
   getStaffDepositContract,
   getStaffWithdrawalContract,
+  getTwoPersonRuleContract,
   getWithdrawalContract,
   listBankCardsContract,
   listDepositsContract,
@@ -28,6 +29,7 @@ import {
 import { handler } from '../route.ts';
 import { depositView, findDepositOfUser, listDepositsOfUser } from '../../persistence/deposits.repository.ts';
 import { findWithdrawalView, listWithdrawalsOfUser, withdrawalView } from '../../persistence/withdrawals.repository.ts';
+import { publishedTwoPersonRule } from '../../use-cases/admin/two-person-rule.ts';
 import { addBankCard, listBankCards, removeBankCard } from '../../use-cases/wallet/bank-cards.ts';
 import { createDeposit } from '../../use-cases/wallet/create-deposit.ts';
 import { createWithdrawal } from '../../use-cases/wallet/create-withdrawal.ts';
@@ -52,7 +54,7 @@ export const walletRoutes = [
     const address = await depositAddressFor(deps, session.user.id, channel.network);
     return { channel: channel.id, ...address };
   }),
-  handler(createDepositContract, ({ session, body, deps }) => createDeposit(deps, { userId: session.user.id, ...body })),
+  handler(createDepositContract, ({ session, body, idempotency, deps }) => createDeposit(deps, { userId: session.user.id, ...body }, idempotency)),
   handler(listDepositsContract, ({ session, query, deps }) => listDepositsOfUser(deps.db, { userId: session.user.id, ...query })),
   handler(getDepositContract, async ({ session, params, deps }) => {
     // Another user's deposit is "not found", never "forbidden": its existence is not told.
@@ -63,8 +65,8 @@ export const walletRoutes = [
   handler(listWithdrawalAddressesContract, ({ session, deps }) => listWithdrawalAddresses(deps, session.user.id)),
   handler(addWithdrawalAddressContract, ({ session, body, deps }) => addWithdrawalAddress(deps, session.user.id, body)),
   handler(removeWithdrawalAddressContract, ({ session, params, deps }) => removeWithdrawalAddress(deps, session.user.id, BigInt(params.addressId))),
-  handler(createWithdrawalContract, ({ session, body, idempotencyKey, deps }) =>
-    createWithdrawal(deps, { user: session.user, ...body, addressId: BigInt(body.addressId), requestKey: idempotencyKey }),
+  handler(createWithdrawalContract, ({ session, body, idempotencyKey, idempotency, deps }) =>
+    createWithdrawal(deps, { user: session.user, ...body, addressId: BigInt(body.addressId), requestKey: idempotencyKey }, idempotency),
   ),
   handler(listWithdrawalsContract, ({ session, query, deps }) => listWithdrawalsOfUser(deps.db, { userId: session.user.id, ...query })),
   handler(getWithdrawalContract, async ({ session, params, deps }) => {
@@ -72,8 +74,8 @@ export const walletRoutes = [
     if (!row) throw new AppError('RECORD_NOT_FOUND');
     return withdrawalView(row);
   }),
-  handler(cancelWithdrawalContract, ({ session, params, request, deps }) =>
-    cancelWithdrawal(deps, { userId: session.user.id, withdrawalId: BigInt(params.withdrawalId), requestId: request.id }),
+  handler(cancelWithdrawalContract, ({ session, params, request, idempotency, deps }) =>
+    cancelWithdrawal(deps, { userId: session.user.id, withdrawalId: BigInt(params.withdrawalId), requestId: request.id }, idempotency),
   ),
   handler(listBankCardsContract, ({ session, deps }) => listBankCards(deps, session.user.id)),
   handler(addBankCardContract, ({ session, body, deps }) => addBankCard(deps, session.user.id, body)),
@@ -88,18 +90,20 @@ export const walletAdminRoutes = [
     const { bytes, mediaType } = await readDepositProof(deps, staffSession, BigInt(params.depositId), request.id);
     return { bytes, mediaType };
   }),
-  handler(decideDepositContract, ({ staffSession, params, body, request, deps }) =>
-    decideDeposit(deps, staffSession, { depositId: BigInt(params.depositId), ...body, requestId: request.id }),
+  handler(decideDepositContract, ({ staffSession, params, body, request, idempotency, deps }) =>
+    decideDeposit(deps, staffSession, { depositId: BigInt(params.depositId), ...body, requestId: request.id }, idempotency),
   ),
   handler(listStaffWithdrawalsContract, ({ query, deps }) => listStaffWithdrawals(deps, query)),
   handler(getStaffWithdrawalContract, ({ params, deps }) => getStaffWithdrawal(deps, BigInt(params.withdrawalId))),
-  handler(decideWithdrawalContract, ({ staffSession, params, body, request, deps }) =>
-    decideWithdrawal(deps, staffSession, { withdrawalId: BigInt(params.withdrawalId), ...body, requestId: request.id }),
+  handler(decideWithdrawalContract, ({ staffSession, params, body, request, idempotency, deps }) =>
+    decideWithdrawal(deps, staffSession, { withdrawalId: BigInt(params.withdrawalId), ...body, requestId: request.id }, idempotency),
   ),
-  handler(completeWithdrawalContract, ({ staffSession, params, body, request, deps }) =>
-    completeWithdrawal(deps, staffSession, { withdrawalId: BigInt(params.withdrawalId), txHash: body.txHash, requestId: request.id }),
+  handler(completeWithdrawalContract, ({ staffSession, params, body, request, idempotency, deps }) =>
+    completeWithdrawal(deps, staffSession, { withdrawalId: BigInt(params.withdrawalId), txHash: body.txHash, requestId: request.id }, idempotency),
   ),
-  handler(failWithdrawalContract, ({ staffSession, params, body, request, deps }) =>
-    failWithdrawal(deps, staffSession, { withdrawalId: BigInt(params.withdrawalId), reason: body.reason, requestId: request.id }),
+  handler(failWithdrawalContract, ({ staffSession, params, body, request, idempotency, deps }) =>
+    failWithdrawal(deps, staffSession, { withdrawalId: BigInt(params.withdrawalId), reason: body.reason, requestId: request.id }, idempotency),
   ),
+  // The rule is shared by the finance queues and the appeals (ADR 0022); it is listed here with the finance routes.
+  handler(getTwoPersonRuleContract, async ({ deps }) => publishedTwoPersonRule(deps.config)),
 ];

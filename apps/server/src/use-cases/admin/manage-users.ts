@@ -1,24 +1,42 @@
-import { AppError, type UserStatus } from '@keel/contracts';
+import { AppError, type PublicUser, readsFullContacts, type UserStatus } from '@keel/contracts';
+import { canUseAccount, maskEmail, maskPhone, normalizeEmail, normalizePhone } from '@keel/domain';
 import type { Deps } from '../../deps.ts';
 import { appendAudit } from '../../persistence/audit.repository.ts';
 import type { StaffRow } from '../../persistence/staff.repository.ts';
-import type { UserRow } from '../../persistence/users.repository.ts';
+import { toPublicUser, type UserRow } from '../../persistence/users.repository.ts';
+import { announceSessionsEnded } from '../../realtime/publish.ts';
 
+/**
+ * A user as staff with `roles` may read them (ADR 0023): admin and compliance read e-mail and phone
+ * in full, every other role masked — enough to tell users apart and to confirm a contact a user
+ * gave them, not to reach the user outside Keel.
+ */
+export function userForStaff(row: UserRow, roles: readonly string[]): PublicUser {
+  const user = toPublicUser(row);
+  if (readsFullContacts(roles)) return user;
+  return { ...user, email: user.email === null ? null : maskEmail(user.email), phone: user.phone === null ? null : maskPhone(user.phone) };
+}
+
+/**
+ * Users, newest first. `q` matches a fragment of the username, or a whole e-mail address or phone
+ * number as typed (normalised as at login); a fragment of a contact matches only for roles that
+ * read contacts in full, else searching letter by letter would spell out what the list masks.
+ */
 export async function listUsers(
   deps: Deps,
-  input: { page: number; pageSize: number; q?: string },
-): Promise<{ items: UserRow[]; total: number }> {
-  const filter = input.q ? `%${input.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-  const items = await deps.db.query<UserRow>(
-    `SELECT * FROM users WHERE ($1::text IS NULL OR username ILIKE $1 OR email ILIKE $1 OR phone ILIKE $1)
-     ORDER BY id DESC LIMIT $2 OFFSET $3`,
-    [filter, input.pageSize, (input.page - 1) * input.pageSize],
-  );
-  const [count] = await deps.db.query<{ total: bigint }>(
-    'SELECT count(*)::bigint AS total FROM users WHERE ($1::text IS NULL OR username ILIKE $1 OR email ILIKE $1 OR phone ILIKE $1)',
-    [filter],
-  );
-  return { items, total: Number(count!.total) };
+  input: { page: number; pageSize: number; q?: string; roles: readonly string[] },
+): Promise<{ items: PublicUser[]; total: number; contactsMasked: boolean }> {
+  const full = readsFullContacts(input.roles);
+  const fragment = input.q ? `%${input.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const where = `WHERE ($1::text IS NULL OR username ILIKE $1 OR email = $2 OR phone = $3${full ? ' OR email ILIKE $1 OR phone ILIKE $1' : ''})`;
+  const params = [fragment, input.q ? (normalizeEmail(input.q) ?? null) : null, input.q ? (normalizePhone(input.q) ?? null) : null];
+  const rows = await deps.db.query<UserRow>(`SELECT * FROM users ${where} ORDER BY id DESC LIMIT $4 OFFSET $5`, [
+    ...params,
+    input.pageSize,
+    (input.page - 1) * input.pageSize,
+  ]);
+  const [count] = await deps.db.query<{ total: bigint }>(`SELECT count(*)::bigint AS total FROM users ${where}`, params);
+  return { items: rows.map((row) => userForStaff(row, input.roles)), total: Number(count!.total), contactsMasked: !full };
 }
 
 /**
@@ -30,7 +48,7 @@ export async function setUserStatus(
   input: { staff: StaffRow; userId: bigint; status: UserStatus; reason: string; clientIp?: string; requestId?: string },
 ): Promise<UserRow> {
   const now = deps.now();
-  return deps.db.transaction(async (tx) => {
+  const user = await deps.db.transaction(async (tx) => {
     const [before] = await tx.query<UserRow>('SELECT * FROM users WHERE id = $1 FOR UPDATE', [input.userId]);
     if (!before) throw new AppError('RECORD_NOT_FOUND');
     const [after] = await tx.query<UserRow>('UPDATE users SET status = $2 WHERE id = $1 RETURNING *', [input.userId, input.status]);
@@ -46,6 +64,9 @@ export async function setUserStatus(
     });
     return after!;
   });
+  // Sessions stay, but a suspended or banned user may not use them: their live connections stop now.
+  if (!canUseAccount(user.status)) await announceSessionsEnded(deps, user.id);
+  return user;
 }
 
 export interface AuditRow {

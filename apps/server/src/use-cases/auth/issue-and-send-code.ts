@@ -6,6 +6,7 @@ import type { Queryable } from '../../persistence/db.ts';
 import type { UserRow } from '../../persistence/users.repository.ts';
 import { codeSendDecision, issueCode } from '../../persistence/verification-codes.store.ts';
 import { antiPhishingLine } from '../user/anti-phishing.ts';
+import { throttleSourceOf } from './login-attempts.ts';
 
 /**
  * The one path every code takes, inside the caller's transaction: the send limits (429 with the
@@ -30,7 +31,9 @@ export async function issueAndSendCode(
     deliver: boolean;
   },
 ): Promise<{ expiresAtMs: number; resendAfterMs: number }> {
-  const { purpose, channel, target, clientIp, now } = input;
+  const { purpose, channel, target, now } = input;
+  // Counted per address as the logins are: an IPv6 /64 is one address.
+  const clientIp = throttleSourceOf(input.clientIp);
   const decision = await codeSendDecision(tx, { target, clientIp, now });
   if (!decision.allowed) throw new AppError('TOO_MANY_REQUESTS', { retryAfterSeconds: Math.ceil(decision.retryAfterMs / 1000) });
   const { code, expiresAt } = await issueCode(tx, { purpose, channel, target, clientIp, now });

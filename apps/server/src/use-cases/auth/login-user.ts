@@ -1,12 +1,12 @@
 import { AppError } from '@keel/contracts';
-import { canUseAccount, loginGate, normalizeEmail, normalizePhone } from '@keel/domain';
+import { canUseAccount, normalizeEmail, normalizePhone } from '@keel/domain';
 import type { Deps } from '../../deps.ts';
 import type { Queryable } from '../../persistence/db.ts';
-import { clearLoginFailures, readLoginFailures, recordLoginFailure } from '../../persistence/login-failures.store.ts';
 import type { UserRow } from '../../persistence/users.repository.ts';
 import { acceptTotpCode } from '../user/two-step-login.ts';
 import { createUserSession, type NewSession } from '../../persistence/sessions.repository.ts';
 import { verifyAgainstDummy, verifyPassword } from '../../security/passwords.ts';
+import { beginLoginAttempt } from './login-attempts.ts';
 
 export async function loginUser(
   deps: Deps,
@@ -15,28 +15,28 @@ export async function loginUser(
   if (!input.account.trim() || !input.password) throw new AppError('ACCOUNT_AND_PASSWORD_EMPTY');
   const account = loginAccountOf(input.account);
   const now = deps.now();
-  const gate = loginGate(await readLoginFailures(deps.db, account.identifier), now.getTime());
-  if (!gate.allowed) throw new AppError('TOO_MANY_REQUESTS', { retryAfterSeconds: Math.ceil(gate.retryAfterMs / 1000) });
+  // Counted before the password is checked (429 when the name may not be tried from this address
+  // yet), so concurrent guesses cannot all pass the gate; failures count per name as typed, whether
+  // or not an account has it (ADR 0018).
+  const attempt = await beginLoginAttempt(deps, { identifier: account.identifier, clientIp: input.clientIp });
   const user = await findUserByLoginAccount(deps.db, account);
   const passwordOk = user ? await verifyPassword(user.password_hash, input.password) : await verifyAgainstDummy(input.password);
-  // One answer for "no such account" and "wrong password", so logins cannot probe for accounts;
-  // failures count per name as typed, whether or not an account has it.
-  if (!user || !passwordOk) {
-    await deps.db.transaction((tx) => recordLoginFailure(tx, account.identifier, now));
-    throw new AppError('ACCOUNT_OR_PASSWORD_INCORRECT');
-  }
+  // One answer for "no such account" and "wrong password", so logins cannot probe for accounts.
+  // The attempt stays counted as a failure.
+  if (!user || !passwordOk) throw new AppError('ACCOUNT_OR_PASSWORD_INCORRECT');
   if (user.totp_secret) {
     // The password was right; the second step is asked for only now, so its prompt reveals
-    // nothing to someone without the password. A wrong code counts as a failed login.
-    if (!input.totp) throw new AppError('TWO_STEP_CODE_REQUIRED');
+    // nothing to someone without the password. Asking for it is no guess (the attempt is taken
+    // back out); a wrong code stays counted as a failed login.
+    if (!input.totp) {
+      await attempt.settle();
+      throw new AppError('TWO_STEP_CODE_REQUIRED');
+    }
     const secret = user.totp_secret;
     const accepted = await deps.db.transaction((tx) => acceptTotpCode(tx, user.id, secret, input.totp!, now.getTime()));
-    if (!accepted) {
-      await deps.db.transaction((tx) => recordLoginFailure(tx, account.identifier, now));
-      throw new AppError('WRONG_VERIFICATION_CODE');
-    }
+    if (!accepted) throw new AppError('WRONG_VERIFICATION_CODE');
   }
-  await clearLoginFailures(deps.db, account.identifier);
+  await attempt.succeeded();
   if (!canUseAccount(user.status)) throw new AppError('ACCOUNT_BANNED');
   const session = await createUserSession(deps.db, {
     userId: user.id,

@@ -1,6 +1,7 @@
 import { AppError } from '@keel/contracts';
 import type { CodeChannel } from '@keel/domain';
 import type { Deps } from '../../deps.ts';
+import { announceSessionsEnded } from '../../realtime/publish.ts';
 import { clearLoginFailures } from '../../persistence/login-failures.store.ts';
 import { checkCode, consumeCode } from '../../persistence/verification-codes.store.ts';
 import { hashPassword } from '../../security/passwords.ts';
@@ -22,7 +23,7 @@ export async function resetPassword(
   const check = await checkCode(deps.db, { purpose: 'reset_password', target, code: input.code, now });
   if (!check.ok) throw new AppError('WRONG_VERIFICATION_CODE');
   const passwordHash = await hashPassword(input.password);
-  await deps.db.transaction(async (tx) => {
+  const userId = await deps.db.transaction(async (tx) => {
     const user = await findUserByContact(tx, input.channel, target);
     // No account has the address: the code was never sent, so this is a wrong code too.
     if (!user || !(await consumeCode(tx, check.codeId, now))) throw new AppError('WRONG_VERIFICATION_CODE');
@@ -31,5 +32,8 @@ export async function resetPassword(
     for (const identifier of [`${input.channel === 'email' ? 'email' : 'phone'}:${target}`, user.username ? `username:${user.username.toLowerCase()}` : null]) {
       if (identifier) await clearLoginFailures(tx, identifier);
     }
+    return user.id;
   });
+  // Whoever was connected with an old session stops hearing the account's events.
+  await announceSessionsEnded(deps, userId);
 }

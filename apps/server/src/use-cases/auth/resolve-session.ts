@@ -1,6 +1,7 @@
 import { AppError } from '@keel/contracts';
 import { canUseAccount } from '@keel/domain';
 import type { Deps } from '../../deps.ts';
+import type { Queryable } from '../../persistence/db.ts';
 import type { UserRow } from '../../persistence/users.repository.ts';
 import { hashToken } from '../../security/tokens.ts';
 
@@ -13,20 +14,45 @@ export function tokenFromHeader(header: string | undefined): string {
 export interface UserSession {
   user: UserRow;
   tokenHash: string;
+  /** When the session stops working by itself (a live connection is ended then). */
+  expiresAt: Date;
 }
 
 /** The user behind a token, or the catalogue error spec section 4 names for each failure. */
 export async function resolveUserSession(deps: Deps, token: string): Promise<UserSession> {
   if (!token) throw new AppError('TOKEN_EMPTY');
   const tokenHash = hashToken(token);
-  const [user] = await deps.db.query<UserRow>(
-    `SELECT u.* FROM sessions s JOIN users u ON u.id = s.user_id
+  const [row] = await deps.db.query<UserRow & { session_expires_at: Date }>(
+    `SELECT u.*, s.expires_at AS session_expires_at FROM sessions s JOIN users u ON u.id = s.user_id
      WHERE s.token_hash = $1 AND s.ended_at IS NULL AND s.expires_at > $2`,
     [tokenHash, deps.now()],
   );
-  if (!user) throw new AppError('TOKEN_NOT_FOUND');
+  if (!row) throw new AppError('TOKEN_NOT_FOUND');
+  const { session_expires_at: expiresAt, ...user } = row;
   if (!canUseAccount(user.status)) throw new AppError('USER_STATUS_INCORRECT');
-  return { user, tokenHash };
+  return { user, tokenHash, expiresAt };
+}
+
+/**
+ * Of these sessions (by token hash), those that can no longer be used, each with the error
+ * `resolveUserSession` would answer for it: ended or expired, "token does not exist"; the user
+ * suspended or banned, "user status incorrect". One query for all of a node's sockets.
+ */
+export async function endedUserSessions(db: Queryable, tokenHashes: readonly string[], now: Date): Promise<Map<string, AppError>> {
+  const ended = new Map<string, AppError>();
+  if (tokenHashes.length === 0) return ended;
+  const live = await db.query<{ token_hash: string; status: UserRow['status'] }>(
+    `SELECT s.token_hash, u.status FROM sessions s JOIN users u ON u.id = s.user_id
+     WHERE s.token_hash = ANY($1::text[]) AND s.ended_at IS NULL AND s.expires_at > $2`,
+    [tokenHashes, now],
+  );
+  const statusOf = new Map(live.map((row) => [row.token_hash, row.status]));
+  for (const tokenHash of new Set(tokenHashes)) {
+    const status = statusOf.get(tokenHash);
+    if (status === undefined) ended.set(tokenHash, new AppError('TOKEN_NOT_FOUND'));
+    else if (!canUseAccount(status)) ended.set(tokenHash, new AppError('USER_STATUS_INCORRECT'));
+  }
+  return ended;
 }
 
 export async function endSession(deps: Deps, table: 'sessions' | 'staff_sessions', tokenHash: string): Promise<void> {

@@ -10,6 +10,7 @@ import {
 import { parseUserAmount } from '../amount-input.ts';
 import type { Deps } from '../../deps.ts';
 import type { Queryable } from '../../persistence/db.ts';
+import type { IdempotentRequest } from '../../persistence/idempotency.store.ts';
 import { placeHold } from '../../persistence/ledger-holds.store.ts';
 import { ensureUserAccount, toMinor } from '../../persistence/ledger.store.ts';
 import { publishToUser } from '../../realtime/publish.ts';
@@ -76,11 +77,14 @@ export async function acceptOptionsDisclosure(deps: Deps, userId: bigint, versio
  * options account (the account row lock serialises a user's concurrent orders, so they can never
  * together freeze more than the balance), and the order row with the opening tick copied into it.
  * Settlement is the settler's (settle-option-orders.ts); nothing else ever changes the order.
+ * Through the API, the answer commits with the order (`idempotency`, ADR 0019): a retry after a
+ * crash replays it instead of freezing a second stake.
  */
 export async function placeOptionOrder(
   deps: Deps,
   userId: bigint,
   input: { symbol: string; direction: OptionDirection; cycleSeconds: number; amount: string },
+  idempotency?: IdempotentRequest<OptionOrder>,
 ): Promise<OptionOrder> {
   if ((await verificationStatesOf(deps.db, userId)).tier === 0) throw new AppError('IDENTITY_VERIFICATION_REQUIRED');
   if (!(await disclosureAcceptedAt(deps.db, userId))) throw new AppError('RISK_DISCLOSURE_REQUIRED', { version: OPTIONS_RISK_DISCLOSURE_VERSION });
@@ -100,9 +104,9 @@ export async function placeOptionOrder(
     throw new AppError('PRICE_UNAVAILABLE', { symbol: input.symbol });
   }
   const expiresAtMs = placedAtMs + product.cycleSeconds * 1000;
-  let orderId: bigint;
+  let view: OptionOrder;
   try {
-    orderId = await deps.db.transaction(async (tx) => {
+    view = await deps.db.transaction(async (tx) => {
       const accountId = await ensureUserAccount(tx, userId, 'options', OPTIONS_ASSET);
       const [{ id }] = (await tx.query<{ id: bigint }>(`SELECT nextval(pg_get_serial_sequence('option_orders', 'id')) AS id`)) as [{ id: bigint }];
       const { holdId, placedEntryId } = await placeHold(tx, {
@@ -139,13 +143,14 @@ export async function placeOptionOrder(
           openTick.source,
         ],
       );
-      return id;
+      const placed = await findOptionOrder(tx, userId, id);
+      await idempotency?.answerInTransaction(tx, placed);
+      return placed;
     });
   } catch (error) {
     if (error instanceof LedgerError && error.problem.kind === 'insufficient_balance') throw new AppError('INSUFFICIENT_BALANCE');
     throw error;
   }
-  const view = await findOptionOrder(deps.db, userId, orderId);
   await publishToUser(deps, userId, { kind: 'options.order', orderId: view.id, status: view.status });
   return view;
 }

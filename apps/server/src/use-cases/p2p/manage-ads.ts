@@ -1,13 +1,14 @@
 import { AppError } from '@keel/contracts';
-import { LedgerError, parseAmount } from '@keel/domain';
+import { LedgerError } from '@keel/domain';
 import { parseUserAmount } from '../amount-input.ts';
 import type { Deps } from '../../deps.ts';
 import type { Queryable } from '../../persistence/db.ts';
+import type { IdempotentRequest } from '../../persistence/idempotency.store.ts';
 import { placeHold, takeFromHold } from '../../persistence/ledger-holds.store.ts';
 import { ensureUserAccount, toMinor } from '../../persistence/ledger.store.ts';
 import type { UserRow } from '../../persistence/users.repository.ts';
 import { verificationStatesOf } from '../verification/submit-verification.ts';
-import { type AdRow, FIAT_SCALE, findAdView, P2P_ASSET, P2P_SCALE } from './p2p-views.ts';
+import { type AdRow, type AdView, FIAT_SCALE, findAdView, P2P_ASSET, P2P_SCALE } from './p2p-views.ts';
 
 export interface AdTerms {
   fiat: string;
@@ -37,11 +38,21 @@ function parseTerms(terms: AdTerms, offeredMinor: bigint) {
 }
 
 /**
+ * The ad as its seller sees it, read in the transaction that changed it; through the API it is
+ * also the request's answer, committed with the change (ADR 0019). The transaction's last step.
+ */
+async function answerAd(tx: Queryable, adId: bigint, sellerId: bigint, idempotency: IdempotentRequest<AdView> | undefined) {
+  const view = await findAdView(tx, adId, sellerId);
+  await idempotency?.answerInTransaction(tx, view);
+  return view;
+}
+
+/**
  * Posts a sell ad. Selling needs identity verification and a bound contact method (spec section
  * 5). The whole quantity is frozen at once (a hold on the seller's coin account named after the
  * ad), so a buyer's order is always backed by coins that cannot move elsewhere.
  */
-export async function postAd(deps: Deps, seller: UserRow, input: AdTerms & { total: string; requestKey: string }) {
+export async function postAd(deps: Deps, seller: UserRow, input: AdTerms & { total: string; requestKey: string }, idempotency?: IdempotentRequest<AdView>) {
   const { tier } = await verificationStatesOf(deps.db, seller.id);
   if (tier === 0) throw new AppError('IDENTITY_VERIFICATION_REQUIRED');
   const contacts = Array.isArray(seller.contact_methods) ? seller.contact_methods : [];
@@ -50,7 +61,7 @@ export async function postAd(deps: Deps, seller: UserRow, input: AdTerms & { tot
   const terms = parseTerms(input, totalMinor);
   const now = deps.now();
   try {
-    const adId = await deps.db.transaction(async (tx) => {
+    return await deps.db.transaction(async (tx) => {
       const coin = await ensureUserAccount(tx, seller.id, 'coin', P2P_ASSET);
       const [{ id }] = (await tx.query<{ id: bigint }>(`SELECT nextval(pg_get_serial_sequence('p2p_ads', 'id')) AS id`)) as [{ id: bigint }];
       const hold = await placeHold(tx, {
@@ -63,7 +74,7 @@ export async function postAd(deps: Deps, seller: UserRow, input: AdTerms & { tot
       });
       if (hold.replayed) {
         const [earlier] = await tx.query<{ id: bigint }>('SELECT id FROM p2p_ads WHERE hold_id = $1', [hold.holdId]);
-        return earlier!.id;
+        return answerAd(tx, earlier!.id, seller.id, idempotency);
       }
       await tx.query(
         `INSERT INTO p2p_ads (id, seller_id, asset, fiat, price_fiat_minor, min_minor, max_minor, total_minor, remaining_minor,
@@ -85,9 +96,8 @@ export async function postAd(deps: Deps, seller: UserRow, input: AdTerms & { tot
           now,
         ],
       );
-      return id;
+      return answerAd(tx, id, seller.id, idempotency);
     });
-    return findAdView(deps.db, adId, seller.id);
   } catch (error) {
     if (error instanceof LedgerError && error.problem.kind === 'insufficient_balance') throw new AppError('INSUFFICIENT_BALANCE');
     throw error;
@@ -104,24 +114,29 @@ async function lockOwnOpenAd(tx: Queryable, adId: bigint, sellerId: bigint): Pro
 
 /**
  * Edits an open ad's terms. What it still offers may only go down: the difference returns from
- * escrow to the seller's balance in one entry. Orders already placed keep the terms they were
- * placed at.
+ * escrow to the seller's balance in one entry, and down to 0 closes the ad. Orders already placed
+ * keep the terms they were placed at.
  */
-export async function editAd(deps: Deps, sellerId: bigint, adId: bigint, input: AdTerms & { remaining: string }) {
-  const remainingMinor = parseAmount(input.remaining, P2P_SCALE);
-  if (remainingMinor < 0n) throw new AppError('WRONG_AMOUNT', { field: 'remaining', problem: 'not_positive' });
-  const terms = parseTerms(input, remainingMinor);
+export async function editAd(deps: Deps, sellerId: bigint, adId: bigint, input: AdTerms & { remaining: string }, idempotency?: IdempotentRequest<AdView>) {
   const now = deps.now();
-  await deps.db.transaction(async (tx) => {
+  return deps.db.transaction(async (tx) => {
+    // Whose ad it is comes first: a stranger learns nothing about it, not even that their terms were malformed.
     const ad = await lockOwnOpenAd(tx, adId, sellerId);
+    const remainingMinor = parseUserAmount(input.remaining, P2P_SCALE, 'remaining', { allowZero: true });
+    const terms = parseTerms(input, remainingMinor);
     const currentMinor = toMinor(ad.remaining_minor);
     if (remainingMinor > currentMinor) throw new AppError('WRONG_PURCHASE_QUANTITY', { problem: 'remaining_only_goes_down', remaining: ad.remaining_minor });
     if (remainingMinor < currentMinor) {
       await takeFromHold(tx, { holdId: ad.hold_id, returnMinor: currentMinor - remainingMinor, reason: 'p2p.ad_reduced', at: now });
     }
+    // Nothing left to offer is a closed ad (issue 13): an open one at 0 would sit in the seller's
+    // list looking live while no one can order from it. Its open orders keep their escrow.
+    const closesNow = remainingMinor === 0n;
     await tx.query(
       `UPDATE p2p_ads SET fiat = $2, price_fiat_minor = $3, min_minor = $4, max_minor = $5, payment_window_minutes = $6, contact = $7,
-         remark = $8, remaining_minor = $9, updated_at = $10 WHERE id = $1`,
+         remark = $8, remaining_minor = $9, updated_at = $10,
+         status = CASE WHEN $11 THEN 'closed' ELSE status END, closed_at = CASE WHEN $11 THEN $10 ELSE closed_at END
+       WHERE id = $1`,
       [
         adId,
         input.fiat,
@@ -133,20 +148,21 @@ export async function editAd(deps: Deps, sellerId: bigint, adId: bigint, input: 
         input.remark,
         remainingMinor.toString(),
         now,
+        closesNow,
       ],
     );
+    return answerAd(tx, adId, sellerId, idempotency);
   });
-  return findAdView(deps.db, adId, sellerId);
 }
 
 /** Closes an ad: what it still offers returns to the seller; open orders keep their escrow until they end. */
-export async function closeAd(deps: Deps, sellerId: bigint, adId: bigint) {
+export async function closeAd(deps: Deps, sellerId: bigint, adId: bigint, idempotency?: IdempotentRequest<AdView>) {
   const now = deps.now();
-  await deps.db.transaction(async (tx) => {
+  return deps.db.transaction(async (tx) => {
     const ad = await lockOwnOpenAd(tx, adId, sellerId);
     const remainingMinor = toMinor(ad.remaining_minor);
     if (remainingMinor > 0n) await takeFromHold(tx, { holdId: ad.hold_id, returnMinor: remainingMinor, reason: 'p2p.ad_closed', at: now });
     await tx.query(`UPDATE p2p_ads SET status = 'closed', remaining_minor = 0, closed_at = $2, updated_at = $2 WHERE id = $1`, [adId, now]);
+    return answerAd(tx, adId, sellerId, idempotency);
   });
-  return findAdView(deps.db, adId, sellerId);
 }

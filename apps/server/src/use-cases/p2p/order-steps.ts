@@ -3,12 +3,13 @@ import { type P2pCommand, p2pOrderTransition, p2pReleaseSplit } from '@keel/doma
 import type { Deps } from '../../deps.ts';
 import type { JobHandler } from '../../jobs/runner.ts';
 import type { Queryable } from '../../persistence/db.ts';
+import type { IdempotentRequest } from '../../persistence/idempotency.store.ts';
 import { takeFromHold } from '../../persistence/ledger-holds.store.ts';
 import { ensurePlatformAccount, ensureUserAccount, toMinor } from '../../persistence/ledger.store.ts';
 import type { UserRow } from '../../persistence/users.repository.ts';
 import { checkPaymentPassword } from '../user/check-payment-password.ts';
 import { announceOrder, tellParties } from './p2p-notices.ts';
-import { type AdRow, findOrderView, type OrderRow } from './p2p-views.ts';
+import { type AdRow, findOrderView, type OrderRow, type OrderView } from './p2p-views.ts';
 
 type Actor = { kind: 'user'; userId: bigint } | { kind: 'system' } | { kind: 'staff' };
 
@@ -82,27 +83,40 @@ export async function applyStep(tx: Queryable, orderId: bigint, actor: Actor, co
   return order;
 }
 
-async function userStep(deps: Deps, user: UserRow, orderId: bigint, command: P2pCommand, alsoInTransaction?: (tx: Queryable, at: Date) => Promise<void>) {
+/** Through the API, a step's answer (the order as the user then sees it) commits with the step (ADR 0019). */
+type StepAnswer = IdempotentRequest<OrderView> | undefined;
+
+async function userStep(
+  deps: Deps,
+  user: UserRow,
+  orderId: bigint,
+  command: P2pCommand,
+  idempotency: StepAnswer,
+  alsoInTransaction?: (tx: Queryable, at: Date) => Promise<void>,
+) {
   const at = deps.now();
-  const order = await deps.db.transaction(async (tx) => {
+  const { order, view } = await deps.db.transaction(async (tx) => {
     const before = await applyStep(tx, orderId, { kind: 'user', userId: user.id }, command, at);
     await alsoInTransaction?.(tx, at);
-    return before;
+    const after = await findOrderView(tx, orderId, user.id);
+    await idempotency?.answerInTransaction(tx, after);
+    return { order: before, view: after };
   });
-  const view = await findOrderView(deps.db, orderId, user.id);
   if (order) await announceOrder(deps, order, view.status);
   return view;
 }
 
-export const markOrderPaid = (deps: Deps, buyer: UserRow, orderId: bigint) => userStep(deps, buyer, orderId, { kind: 'mark_paid', by: 'buyer' });
-export const cancelOrder = (deps: Deps, buyer: UserRow, orderId: bigint) => userStep(deps, buyer, orderId, { kind: 'cancel', by: 'buyer' });
+export const markOrderPaid = (deps: Deps, buyer: UserRow, orderId: bigint, idempotency?: StepAnswer) =>
+  userStep(deps, buyer, orderId, { kind: 'mark_paid', by: 'buyer' }, idempotency);
+export const cancelOrder = (deps: Deps, buyer: UserRow, orderId: bigint, idempotency?: StepAnswer) =>
+  userStep(deps, buyer, orderId, { kind: 'cancel', by: 'buyer' }, idempotency);
 
 /** The seller releases with the payment password (checked first, outside the transaction). */
-export async function releaseOrder(deps: Deps, seller: UserRow, orderId: bigint, paymentPassword: string) {
+export async function releaseOrder(deps: Deps, seller: UserRow, orderId: bigint, paymentPassword: string, idempotency?: StepAnswer) {
   // A party check before the password, so nobody but the seller can probe it through an order.
   await findOrderView(deps.db, orderId, seller.id);
   await checkPaymentPassword(deps, seller, paymentPassword);
-  return userStep(deps, seller, orderId, { kind: 'release', by: 'seller' });
+  return userStep(deps, seller, orderId, { kind: 'release', by: 'seller' }, idempotency);
 }
 
 /**
@@ -121,9 +135,9 @@ export const expireOrderJob: JobHandler = async (tx, job) => {
  * Either side appeals a paid order the seller has not released within the window; the escrow stays
  * frozen, and the appeal (who, why) is recorded with the step, for support staff.
  */
-export async function appealOrder(deps: Deps, user: UserRow, orderId: bigint, reason: string) {
+export async function appealOrder(deps: Deps, user: UserRow, orderId: bigint, reason: string, idempotency?: StepAnswer) {
   const { role } = await findOrderView(deps.db, orderId, user.id);
-  return userStep(deps, user, orderId, { kind: 'appeal', by: role }, async (tx, at) => {
+  return userStep(deps, user, orderId, { kind: 'appeal', by: role }, idempotency, async (tx, at) => {
     await tx.query('INSERT INTO p2p_appeals (order_id, opened_by, reason, opened_at) VALUES ($1, $2, $3, $4)', [orderId, user.id, reason, at]);
   });
 }

@@ -1,5 +1,5 @@
-import { AppError, userDisplayName } from '@keel/contracts';
-import { formatAmount, p2pReleaseSplit, p2pStatusCodes, type P2pOrderStatus } from '@keel/domain';
+import { AppError } from '@keel/contracts';
+import { formatAmount, p2pReleaseSplit, p2pStatusCodes, type P2pOrderStatus, publicUserName } from '@keel/domain';
 import type { Queryable } from '../../persistence/db.ts';
 import { toMinor } from '../../persistence/ledger.store.ts';
 
@@ -48,8 +48,9 @@ export interface OrderRow {
 }
 
 type NameColumns = { username: string | null; email: string | null; phone: string | null; nickname: string | null };
+/** How a trader is named to the other side and in the public ad list: never a full contact (ADR 0023). */
 const nameOf = (id: bigint, row: NameColumns) =>
-  userDisplayName({ id: id.toString(), nickname: row.nickname, username: row.username, email: row.email, phone: row.phone });
+  publicUserName({ id, nickname: row.nickname, username: row.username, email: row.email, phone: row.phone });
 
 export const AD_SELECT = `SELECT a.*, u.username, u.email, u.phone, u.nickname FROM p2p_ads a JOIN users u ON u.id = a.seller_id`;
 
@@ -73,6 +74,8 @@ export function adView(row: AdRow & NameColumns, viewerId: bigint) {
     createdAt: row.created_at.toISOString(),
   };
 }
+
+export type AdView = ReturnType<typeof adView>;
 
 export async function findAdView(db: Queryable, adId: bigint, viewerId: bigint) {
   const [row] = await db.query<AdRow & NameColumns>(`${AD_SELECT} WHERE a.id = $1`, [adId]);
@@ -126,6 +129,8 @@ export function orderView(row: OrderViewRow, viewerId: bigint) {
     createdAt: row.created_at.toISOString(),
   };
 }
+
+export type OrderView = ReturnType<typeof orderView>;
 
 /** An order the viewer is a party to; anyone else's is "not found", never "forbidden". */
 export async function findOrderView(db: Queryable, orderId: bigint, viewerId: bigint) {

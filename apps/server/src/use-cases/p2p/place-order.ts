@@ -3,12 +3,13 @@ import { fiatTradeDecision, mulDiv, orderingRestrictedUntilMs, orderQuantityProb
 import { parseUserAmount } from '../amount-input.ts';
 import type { Deps } from '../../deps.ts';
 import type { Queryable } from '../../persistence/db.ts';
+import type { IdempotentRequest } from '../../persistence/idempotency.store.ts';
 import { enqueueJob } from '../../jobs/runner.ts';
 import { toMinor } from '../../persistence/ledger.store.ts';
 import type { UserRow } from '../../persistence/users.repository.ts';
 import { verificationStatesOf } from '../verification/submit-verification.ts';
 import { announceOrder, tellParties } from './p2p-notices.ts';
-import { type AdRow, findOrderView, P2P_SCALE } from './p2p-views.ts';
+import { type AdRow, findOrderView, type OrderView, P2P_SCALE } from './p2p-views.ts';
 
 export const EXPIRE_P2P_ORDER_JOB = 'p2p.order.expire';
 const DAY_MS = 86_400_000;
@@ -33,9 +34,15 @@ const wholeUsdt = (minor: bigint) => mulDiv(minor, 1n, USDT_ONE, 'ceil');
  * a quantity outside min, max or what is left ("wrong purchase quantity"), identity verification
  * (both sides) and the advanced-verification thresholds, the 24 h restriction after three
  * cancellations. The expiry of the payment window is a durable job enqueued in the same
- * transaction, so it happens even if nobody looks.
+ * transaction, so it happens even if nobody looks. Through the API the answer commits with the
+ * order (`idempotency`, ADR 0019): a retry after a crash replays it instead of placing another.
  */
-export async function placeOrder(deps: Deps, buyer: UserRow, input: { adId: bigint; quantity: string; remark: string }) {
+export async function placeOrder(
+  deps: Deps,
+  buyer: UserRow,
+  input: { adId: bigint; quantity: string; remark: string },
+  idempotency?: IdempotentRequest<OrderView>,
+) {
   const quantityMinor = parseUserAmount(input.quantity, P2P_SCALE);
   const now = deps.now();
   const nowMs = now.getTime();
@@ -51,7 +58,7 @@ export async function placeOrder(deps: Deps, buyer: UserRow, input: { adId: bigi
   );
   if (restrictedUntilMs !== null) throw new AppError('ORDERING_RESTRICTED', { until: new Date(restrictedUntilMs).toISOString() });
 
-  const orderId = await deps.db.transaction(async (tx) => {
+  const { view, sellerId } = await deps.db.transaction(async (tx) => {
     const [ad] = await tx.query<AdRow>('SELECT * FROM p2p_ads WHERE id = $1 FOR UPDATE', [input.adId]);
     if (!ad) throw new AppError('RECORD_NOT_FOUND');
     if (ad.status !== 'open') throw new AppError('AD_NOT_AVAILABLE');
@@ -88,10 +95,10 @@ export async function placeOrder(deps: Deps, buyer: UserRow, input: { adId: bigi
     await tx.query('UPDATE p2p_ads SET remaining_minor = remaining_minor - $2, updated_at = $3 WHERE id = $1', [ad.id, quantityMinor.toString(), now]);
     await enqueueJob(tx, { kind: EXPIRE_P2P_ORDER_JOB, key: `${EXPIRE_P2P_ORDER_JOB}:${id}`, payload: { orderId: id.toString() }, runAt: deadline });
     await tellParties(tx, id, { buyer: 'placed_please_pay', seller: 'placed' }, now);
-    return id;
+    const placed = await findOrderView(tx, id, buyer.id);
+    await idempotency?.answerInTransaction(tx, placed);
+    return { view: placed, sellerId: ad.seller_id };
   });
-  const view = await findOrderView(deps.db, orderId, buyer.id);
-  const [parties] = await deps.db.query<{ id: bigint; buyer_id: bigint; seller_id: bigint }>('SELECT id, buyer_id, seller_id FROM p2p_orders WHERE id = $1', [orderId]);
-  await announceOrder(deps, parties!, view.status);
+  await announceOrder(deps, { id: BigInt(view.id), buyer_id: buyer.id, seller_id: sellerId }, view.status);
   return view;
 }

@@ -1,6 +1,7 @@
 import { AppError, type SwapQuote } from '@keel/contracts';
 import { formatAmount, LedgerError, type Posting } from '@keel/domain';
 import type { Deps } from '../../deps.ts';
+import type { IdempotentRequest } from '../../persistence/idempotency.store.ts';
 import { ensurePlatformAccount, ensureUserAccount, postEntry, readAccount, type UserAccountKind } from '../../persistence/ledger.store.ts';
 import { lockSwapQuoteOfUser, markSwapQuoteExecuted, type SwapQuoteRow } from '../../persistence/swap-quotes.repository.ts';
 import { assetScales, type BalanceView } from '../assets/account-balances.ts';
@@ -14,6 +15,11 @@ export interface ExecutedSwap {
   from: BalanceView;
   to: BalanceView;
 }
+
+/** An executed swap as the API answers it (the entry id as a decimal string). */
+export type ExecutedSwapAnswer = Omit<ExecutedSwap, 'entryId'> & { entryId: string };
+
+export const executedSwapAnswer = (swap: ExecutedSwap): ExecutedSwapAnswer => ({ ...swap, entryId: swap.entryId.toString() });
 
 /**
  * The journal entry of a swap: the user gives `amount` of one asset to the treasury and receives
@@ -41,9 +47,14 @@ type Outcome = { kind: 'executed'; swap: ExecutedSwap } | { kind: 'stale'; quote
  * order, by postEntry); the entry's idempotency key is the quote's id, so even two requests under
  * different request keys cannot execute one quote twice. A quote that has expired or was already
  * used is refused with a fresh quote for the same swap (decisions page: "execution after expiry is
- * refused with a fresh quote offered").
+ * refused with a fresh quote offered"). Through the API the answer commits with the entry
+ * (`idempotency`, ADR 0019), so a retry after a crash replays it rather than find the quote used.
  */
-export async function executeSwap(deps: Deps, input: { userId: bigint; quoteId: bigint }): Promise<ExecutedSwap> {
+export async function executeSwap(
+  deps: Deps,
+  input: { userId: bigint; quoteId: bigint },
+  idempotency?: IdempotentRequest<ExecutedSwapAnswer>,
+): Promise<ExecutedSwap> {
   const scales = await assetScales(deps.db);
   const now = deps.now();
   let outcome: Outcome;
@@ -81,16 +92,15 @@ export async function executeSwap(deps: Deps, input: { userId: bigint; quoteId: 
           frozen: formatAmount(account.frozenMinor, scale),
         };
       };
-      return {
-        kind: 'executed',
-        swap: {
-          entryId,
-          quote: swapQuoteView({ ...quote, executedEntryId: entryId, executedAt: now }, scales),
-          received: formatAmount(quote.receiveMinor, toScale),
-          from: await view(accounts.userFrom, quote.fromAsset, fromScale),
-          to: await view(accounts.userTo, quote.toAsset, toScale),
-        },
+      const swap: ExecutedSwap = {
+        entryId,
+        quote: swapQuoteView({ ...quote, executedEntryId: entryId, executedAt: now }, scales),
+        received: formatAmount(quote.receiveMinor, toScale),
+        from: await view(accounts.userFrom, quote.fromAsset, fromScale),
+        to: await view(accounts.userTo, quote.toAsset, toScale),
       };
+      await idempotency?.answerInTransaction(tx, executedSwapAnswer(swap));
+      return { kind: 'executed', swap };
     });
   } catch (error) {
     if (error instanceof LedgerError && error.problem.kind === 'insufficient_balance') throw new AppError('INSUFFICIENT_BALANCE');

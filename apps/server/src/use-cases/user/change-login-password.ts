@@ -1,12 +1,13 @@
 import { AppError } from '@keel/contracts';
 import type { Deps } from '../../deps.ts';
+import { announceSessionsEnded } from '../../realtime/publish.ts';
 import type { UserSession } from '../auth/resolve-session.ts';
 import { hashPassword, verifyPassword } from '../../security/passwords.ts';
 
 /**
  * Changes the login password: the original must be right, the two new ones equal. Every other
- * session ends (this device stays logged in), and the change time starts the published 24 h
- * withdrawal lock.
+ * session ends (this device stays logged in; the others' live connections are told), and the
+ * change time starts the published 24 h withdrawal lock.
  */
 export async function changeLoginPassword(
   deps: Deps,
@@ -25,4 +26,5 @@ export async function changeLoginPassword(
       now,
     ]);
   });
+  await announceSessionsEnded(deps, session.user.id);
 }

@@ -1,5 +1,6 @@
 import { AppError } from '@keel/contracts';
 import type { Deps } from '../../deps.ts';
+import { announceSessionsEnded } from '../../realtime/publish.ts';
 import type { UserSession } from '../auth/resolve-session.ts';
 
 export async function listSessions(deps: Deps, session: UserSession) {
@@ -27,7 +28,10 @@ export async function listSessions(deps: Deps, session: UserSession) {
   };
 }
 
-/** Ends one of the user's own sessions; another user's session id is "not found", never ended. */
+/**
+ * Ends one of the user's own sessions; another user's session id is "not found", never ended. A
+ * device connected with it stops hearing the user's events, on whichever node it is.
+ */
 export async function endOwnSession(deps: Deps, session: UserSession, sessionId: bigint): Promise<void> {
   const rows = await deps.db.query('UPDATE sessions SET ended_at = $3 WHERE id = $1 AND user_id = $2 AND ended_at IS NULL RETURNING id', [
     sessionId,
@@ -35,4 +39,5 @@ export async function endOwnSession(deps: Deps, session: UserSession, sessionId:
     deps.now(),
   ]);
   if (rows.length === 0) throw new AppError('RECORD_NOT_FOUND');
+  await announceSessionsEnded(deps, session.user.id);
 }

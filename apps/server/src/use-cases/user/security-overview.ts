@@ -3,6 +3,7 @@ import type { contactMethodSchema, securityOverviewSchema } from '@keel/contract
 import { withdrawalsLockedUntilMs } from '@keel/domain';
 import type { Deps } from '../../deps.ts';
 import type { UserRow } from '../../persistence/users.repository.ts';
+import { paymentPasswordLockState } from './check-payment-password.ts';
 
 export type ContactMethod = z.infer<typeof contactMethodSchema>;
 
@@ -11,7 +12,7 @@ export function contactMethodsOf(user: UserRow): ContactMethod[] {
   return Array.isArray(stored) ? stored : (JSON.parse(String(stored ?? '[]')) as ContactMethod[]);
 }
 
-export function securityOverview(deps: Deps, user: UserRow): z.infer<typeof securityOverviewSchema> {
+export async function securityOverview(deps: Deps, user: UserRow): Promise<z.infer<typeof securityOverviewSchema>> {
   const changedAtMs = user.login_password_changed_at?.getTime() ?? null;
   const lockedUntilMs = withdrawalsLockedUntilMs(changedAtMs, deps.now().getTime());
   return {
@@ -23,6 +24,7 @@ export function securityOverview(deps: Deps, user: UserRow): z.infer<typeof secu
     antiPhishingCodeSet: user.anti_phishing_code !== null,
     loginPasswordChangedAt: user.login_password_changed_at?.toISOString() ?? null,
     withdrawalsLockedUntil: lockedUntilMs === null ? null : new Date(lockedUntilMs).toISOString(),
+    paymentPasswordLock: await paymentPasswordLockState(deps, user),
     contactMethods: contactMethodsOf(user),
   };
 }

@@ -1,4 +1,5 @@
-import { AppError, userDisplayName } from '@keel/contracts';
+import { AppError } from '@keel/contracts';
+import { publicUserName } from '@keel/domain';
 import { translate } from '@keel/locales';
 import type { Deps } from '../../deps.ts';
 import { appendAudit } from '../../persistence/audit.repository.ts';
@@ -35,7 +36,8 @@ function view(row: Row) {
   return {
     id: row.id.toString(),
     userId: row.user_id.toString(),
-    userName: userDisplayName({ id: row.user_id.toString(), nickname: row.nickname, username: row.username, email: row.email, phone: row.phone }),
+    // A queue names users without their contacts, whoever reads it (ADR 0023).
+    userName: publicUserName({ id: row.user_id, nickname: row.nickname, username: row.username, email: row.email, phone: row.phone }),
     level: row.level,
     status: row.status,
     fields: typeof row.fields === 'string' ? (JSON.parse(row.fields) as Record<string, string>) : row.fields,

@@ -12,6 +12,7 @@ const usdtErc20: ChannelSetting = {
   scale: 6,
   withdrawFeeMinor: 0n,
   withdrawMinMinor: 0n,
+  depositMaxMinor: 10_000_000_000_000n,
   depositReview: 'chain',
   confirmations: 12,
   token: { contract: '0xdAC17F958D2ee523a2206206994597C13D831ec7', decimals: 6 },

@@ -10,6 +10,7 @@ import {
 } from '@keel/domain';
 import type { Deps } from '../../deps.ts';
 import type { Queryable } from '../../persistence/db.ts';
+import type { IdempotentRequest } from '../../persistence/idempotency.store.ts';
 import { placeHold } from '../../persistence/ledger-holds.store.ts';
 import { ensureUserAccount, toMinor } from '../../persistence/ledger.store.ts';
 import type { UserRow } from '../../persistence/users.repository.ts';
@@ -62,11 +63,12 @@ export async function withdrawalsToday(db: Queryable, userId: bigint, nowMs: num
  * amount + fee on the coin account. Locks, always in this order: the user's row (so one user's
  * requests are judged one at a time against today's totals), then the ledger account (placeHold).
  * Of many concurrent requests for the whole balance exactly one is held; the others find the
- * balance gone ("insufficient balance").
+ * balance gone ("insufficient balance"). Through the API the answer commits with the hold (ADR 0019).
  */
 export async function createWithdrawal(
   deps: Deps,
   input: { user: UserRow; channel: WalletChannelId; addressId: bigint; amount: string; paymentPassword: string; requestKey: string },
+  idempotency?: IdempotentRequest<ReturnType<typeof withdrawalView>>,
 ) {
   const channel = deps.wallet.channels.get(input.channel);
   if (!channel) throw new AppError('WITHDRAWAL_IMPOSSIBLE', { rule: 'channel_unavailable', channel: input.channel });
@@ -101,8 +103,14 @@ export async function createWithdrawal(
 
   const feeMinor = channel.withdrawFeeMinor;
   const approvalsRequired = valuation.usdtValueMinor > deps.wallet.twoPersonAboveUsdtMinor ? 2 : 1;
+  // The user's view of the withdrawal, read in its transaction; through the API also the answer.
+  const answer = async (tx: Queryable, withdrawalId: bigint) => {
+    const view = withdrawalView((await findWithdrawalView(tx, withdrawalId))!);
+    await idempotency?.answerInTransaction(tx, view);
+    return view;
+  };
   try {
-    const withdrawalId = await deps.db.transaction(async (tx) => {
+    return await deps.db.transaction(async (tx) => {
       await tx.query('SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE', [input.user.id]);
       const refusal = withdrawalRefusal(deps.wallet.policy, attempt(await withdrawalsToday(tx, input.user.id, now.getTime())));
       if (refusal) throw refusalError(refusal);
@@ -120,7 +128,7 @@ export async function createWithdrawal(
       });
       if (hold.replayed) {
         const [earlier] = await tx.query<{ id: bigint }>('SELECT id FROM withdrawals WHERE hold_id = $1', [hold.holdId]);
-        return earlier!.id;
+        return answer(tx, earlier!.id);
       }
       await tx.query(
         `INSERT INTO withdrawals (id, user_id, channel, asset, network, address_id, address, amount_minor, fee_minor, usdt_value_minor,
@@ -143,9 +151,8 @@ export async function createWithdrawal(
           now,
         ],
       );
-      return id;
+      return answer(tx, id);
     });
-    return withdrawalView((await findWithdrawalView(deps.db, withdrawalId))!);
   } catch (error) {
     if (error instanceof LedgerError && error.problem.kind === 'insufficient_balance') throw new AppError('INSUFFICIENT_BALANCE');
     throw error;

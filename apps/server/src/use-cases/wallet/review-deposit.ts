@@ -1,11 +1,15 @@
 import { AppError } from '@keel/contracts';
 import { depositTransition, formatAmount, transferPostings, USDT_SCALE } from '@keel/domain';
+import type { Config } from '../../config/env.ts';
 import type { Deps } from '../../deps.ts';
 import { appendAudit } from '../../persistence/audit.repository.ts';
 import type { Queryable } from '../../persistence/db.ts';
+import type { IdempotentRequest } from '../../persistence/idempotency.store.ts';
 import { type DepositRow, depositView, lockDeposit } from '../../persistence/deposits.repository.ts';
 import { ensureUserAccount, postEntry, toMinor } from '../../persistence/ledger.store.ts';
+import { lockDecisionMakers, recordMoneyDecision } from '../../persistence/staff-money-decisions.repository.ts';
 import type { StaffSession } from '../admin/staff-auth.ts';
+import { secondPersonNeeded, storedTwoPersonReason, twoPersonLimits } from '../admin/two-person-rule.ts';
 import { readUpload } from '../verification/upload-image.ts';
 import { queuePage, type QueueQuery, type StaffQueueColumns, staffQueueFields } from './finance-queue.ts';
 import { publishToUser } from '../../realtime/publish.ts';
@@ -17,23 +21,25 @@ const STAFF_SELECT = `SELECT q.*, u.username, u.email, u.phone, u.nickname, f.us
   FROM deposits q JOIN users u ON u.id = q.user_id
   LEFT JOIN staff f ON f.id = q.first_approved_by LEFT JOIN staff s ON s.id = q.decided_by`;
 
-function staffDepositView(row: StaffDepositRow) {
-  return { ...depositView(row), ...staffQueueFields(row), usdtValue: formatAmount(toMinor(row.usdt_value_minor), USDT_SCALE) };
+function staffDepositView(row: StaffDepositRow, config: Config) {
+  return { ...depositView(row), ...staffQueueFields(row, config), usdtValue: formatAmount(toMinor(row.usdt_value_minor), USDT_SCALE) };
 }
 
 export async function listStaffDeposits(deps: Deps, query: QueueQuery<DepositRow['status']>) {
   const { rows, total } = await queuePage<StaffDepositRow>(deps.db, { select: STAFF_SELECT, table: 'deposits', open: query.status === 'pending', query });
-  return { items: rows.map(staffDepositView), total };
+  return { items: rows.map((row) => staffDepositView(row, deps.config)), total };
 }
 
-async function staffDeposit(db: Queryable, depositId: bigint) {
+type StaffDepositView = ReturnType<typeof staffDepositView>;
+
+async function staffDeposit(db: Queryable, depositId: bigint, config: Config) {
   const [row] = await db.query<StaffDepositRow>(`${STAFF_SELECT} WHERE q.id = $1`, [depositId]);
   if (!row) throw new AppError('RECORD_NOT_FOUND');
-  return staffDepositView(row);
+  return staffDepositView(row, config);
 }
 
 export function getStaffDeposit(deps: Deps, depositId: bigint) {
-  return staffDeposit(deps.db, depositId);
+  return staffDeposit(deps.db, depositId, deps.config);
 }
 
 /** The screenshot of a deposit, for finance staff; the view is an audited act. */
@@ -91,28 +97,57 @@ export async function tellUserOfDeposit(tx: Queryable, deposit: DepositRow, appr
 
 /**
  * Finance staff approve or reject a deposit waiting for staff review. Approval credits what the
- * user reported (staff never type an amount). Above the two-person threshold the first approval
- * is only recorded and a different staff member's approval credits it. Decision, ledger entry,
- * audit entry and the user's message commit together.
+ * user reported (staff never type an amount). When the two-person rule applies (ADR 0022: worth
+ * more than the threshold, or past this member's or this user's one-person limit within the
+ * window) the first approval is only recorded — with the reason, raising the record to two
+ * approvals — and a different staff member's approval credits it. An approval locks the member,
+ * then the user, then the deposit (then the ledger accounts). Decision, ledger entry, the record of
+ * the money decision, audit entry and the user's message commit together — and, through the API,
+ * the answer (ADR 0019).
  */
 export async function decideDeposit(
   deps: Deps,
   staff: StaffSession,
   input: { depositId: bigint; decision: 'approve' | 'reject'; reason?: string; requestId: string },
+  idempotency?: IdempotentRequest<StaffDepositView>,
 ) {
   const now = deps.now();
+  const staffId = staff.staff.id;
   const view = await deps.db.transaction(async (tx) => {
+    if (input.decision === 'approve') {
+      // The user of a deposit never changes, so it is read before the locks that need it.
+      const [owner] = await tx.query<{ user_id: bigint }>('SELECT user_id FROM deposits WHERE id = $1', [input.depositId]);
+      if (!owner) throw new AppError('RECORD_NOT_FOUND');
+      await lockDecisionMakers(tx, { staffId, userId: owner.user_id });
+    }
     const deposit = await lockDeposit(tx, input.depositId);
     if (!deposit) throw new AppError('RECORD_NOT_FOUND');
     // An on-chain-checked deposit is decided by the chain, not by a person.
     if (deposit.review === 'chain') throw new AppError('NOT_PENDING_REVIEW', { review: 'chain' });
+    const valueUsdtMinor = toMinor(deposit.usdt_value_minor);
+    // Decided now, under the locks: a record that one person could approve when it was reported may need two today.
+    const raisedBy =
+      input.decision === 'approve' && deposit.status === 'pending' && deposit.approvals_required === 1
+        ? await secondPersonNeeded(tx, twoPersonLimits(deps.config, 'wallet'), { staffId, userId: deposit.user_id, valueUsdtMinor, at: now })
+        : null;
+    const approvalsRequired = raisedBy ? 2 : deposit.approvals_required;
     const outcome = depositTransition(
-      { status: deposit.status, approvalsRequired: deposit.approvals_required, firstApprovedBy: deposit.first_approved_by },
-      input.decision === 'approve' ? { kind: 'approve', staffId: staff.staff.id } : { kind: 'reject' },
+      { status: deposit.status, approvalsRequired, firstApprovedBy: deposit.first_approved_by },
+      input.decision === 'approve' ? { kind: 'approve', staffId } : { kind: 'reject' },
     );
     if (!outcome.ok) throw new AppError(outcome.problem === 'same_approver' ? 'SECOND_APPROVER_REQUIRED' : 'NOT_PENDING_REVIEW');
     const firstApprovalNow = outcome.firstApprovedBy !== deposit.first_approved_by;
+    if (raisedBy) {
+      await tx.query('UPDATE deposits SET approvals_required = 2, two_person_reason = $2::jsonb WHERE id = $1', [
+        deposit.id,
+        JSON.stringify(storedTwoPersonReason(raisedBy)),
+      ]);
+    }
     const entryId = outcome.effect === 'credit' ? await creditDeposit(tx, deposit, now) : null;
+    if (entryId !== null) {
+      const firstStaffId = approvalsRequired === 2 ? outcome.firstApprovedBy : null;
+      await recordMoneyDecision(tx, { kind: 'deposit.credit', recordId: deposit.id, userId: deposit.user_id, staffId, firstStaffId, valueUsdtMinor, at: now });
+    }
     const ended = outcome.status !== 'pending';
     await tx.query(
       `UPDATE deposits SET status = $2, first_approved_by = $3, first_approved_at = COALESCE(first_approved_at, $4),
@@ -137,14 +172,17 @@ export async function decideDeposit(
         userId: deposit.user_id.toString(),
         channel: deposit.channel,
         amount: depositView(deposit).amount,
-        ...(entryId ? { entryId: entryId.toString() } : {}),
+        ...(entryId ? { entryId: entryId.toString(), people: approvalsRequired } : {}),
+        ...(raisedBy ? { twoPersonReason: storedTwoPersonReason(raisedBy) } : {}),
         ...(outcome.status === 'rejected' ? { reason: input.reason } : {}),
       },
       requestId: input.requestId,
       at: now,
     });
     if (ended) await tellUserOfDeposit(tx, deposit, outcome.status === 'approved', input.reason ?? null, now);
-    return staffDeposit(tx, deposit.id);
+    const decided = await staffDeposit(tx, deposit.id, deps.config);
+    await idempotency?.answerInTransaction(tx, decided);
+    return decided;
   });
   if (view.status !== 'pending') await publishToUser(deps, BigInt(view.userId), { kind: 'message', unread: true });
   return view;

@@ -9,6 +9,7 @@ import {
 } from '@keel/domain';
 import type { Deps } from '../../deps.ts';
 import type { UserRow } from '../../persistence/users.repository.ts';
+import { publishedTwoPersonRule } from '../admin/two-person-rule.ts';
 import { verificationStatesOf } from '../verification/submit-verification.ts';
 import { withdrawalsToday } from './create-withdrawal.ts';
 
@@ -29,6 +30,7 @@ export async function walletOverview(deps: Deps, user: UserRow) {
     withdrawEnabled: true,
     withdrawFee: formatAmount(channel.withdrawFeeMinor, channel.scale),
     withdrawMin: formatAmount(channel.withdrawMinMinor, channel.scale),
+    depositMax: formatAmount(channel.depositMaxMinor, channel.scale),
   }));
   const { tier } = await verificationStatesOf(deps.db, user.id);
   const today = await withdrawalsToday(deps.db, user.id, now);
@@ -49,6 +51,7 @@ export async function walletOverview(deps: Deps, user: UserRow) {
       addressHoldHours: deps.config.WITHDRAWAL_ADDRESS_HOLD_HOURS,
       passwordChangeLockHours: WITHDRAWAL_LOCK_AFTER_PASSWORD_CHANGE_MS / 3_600_000,
       twoPersonReviewAboveUsdt: formatAmount(wallet.twoPersonAboveUsdtMinor, USDT_SCALE),
+      twoPersonReview: publishedTwoPersonRule(deps.config),
     },
     standing: {
       tier,

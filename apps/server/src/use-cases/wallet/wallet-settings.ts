@@ -30,6 +30,8 @@ export interface ChannelSetting {
   scale: number;
   withdrawFeeMinor: bigint;
   withdrawMinMinor: bigint;
+  /** The largest amount one deposit report may name (a published sanity cap). */
+  depositMaxMinor: bigint;
   /** `chain` when a chain gateway checks this channel's deposits (ETH and USDT-ERC20 with ETHEREUM_RPC_URL). */
   depositReview: 'staff' | 'chain';
   confirmations: number;
@@ -62,6 +64,11 @@ const feeVariables = {
 } as const satisfies Record<WalletChannelId, keyof Config>;
 
 const minVariables = { USDT: 'WITHDRAWAL_MIN_USDT', BTC: 'WITHDRAWAL_MIN_BTC', ETH: 'WITHDRAWAL_MIN_ETH' } as const satisfies Record<
+  ChannelSetting['asset'],
+  keyof Config
+>;
+
+const depositMaxVariables = { USDT: 'DEPOSIT_MAX_USDT', BTC: 'DEPOSIT_MAX_BTC', ETH: 'DEPOSIT_MAX_ETH' } as const satisfies Record<
   ChannelSetting['asset'],
   keyof Config
 >;
@@ -111,6 +118,7 @@ export function walletSettingsFrom(
       scale,
       withdrawFeeMinor: amountSetting(config, feeVariables[id], scale),
       withdrawMinMinor: amountSetting(config, minVariables[asset], scale),
+      depositMaxMinor: amountSetting(config, depositMaxVariables[asset], scale),
       depositReview: onChain ? 'chain' : 'staff',
       confirmations: onChain ? config.ETHEREUM_CONFIRMATIONS : 0,
       ...(onChain && id === 'USDT-ERC20' ? { token: { contract: config.ETHEREUM_USDT_CONTRACT, decimals: config.ETHEREUM_USDT_DECIMALS } } : {}),

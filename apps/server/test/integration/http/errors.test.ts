@@ -1,6 +1,9 @@
 import { errorCatalogue } from '@keel/contracts';
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff, createTestApp, registerViaApi, type TestApp } from '../../helpers/test-app.ts';
+import { postAd, trader } from '../../helpers/p2p.ts';
+import { call } from '../../helpers/wallet.ts';
 
 // Every catalogue error that the foundation's calls can produce, each through a real request on
 // a real database (PGlite or PostgreSQL, per KEEL_TEST_DB).
@@ -198,5 +201,80 @@ describe('invite code required by the operator', () => {
       payload: { username: 'nocode01', password: 'secret12', confirmPassword: 'secret12', agreement: true },
     });
     expect(response.json()).toMatchObject({ code: 400, msg: errorCatalogue.INVALID_INVITATION_CODE.msg });
+  });
+});
+
+// Issue 13, defect 4: inputs that reached the database and came back as 500. Each is now refused
+// by the contract's shared schemas (idSchema, typedText/plainText/secretText) or by the use case
+// with a catalogue error; the contract-driven fuzz test (contract-fuzz.test.ts) covers the class.
+describe('bad input never reaches the database as a 500 (issue 13)', () => {
+  let t: TestApp;
+  let staffToken: string;
+  let seller: Awaited<ReturnType<typeof trader>>;
+  let buyer: Awaited<ReturnType<typeof trader>>;
+  let adId: string;
+  let orderId: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    staffToken = `Bearer ${await createStaff(t.app, t.db, 'badinputstaff', ['admin'])}`;
+    seller = await trader(t.app, t.db, 'badinputseller', '500');
+    buyer = await trader(t.app, t.db, 'badinputbuyer');
+    adId = (await postAd(t.app, seller, '300')).id;
+    const placed = await call(t.app, 'POST', '/home/p2p/orders', buyer.token, { adId, quantity: '50' });
+    if (placed.code !== 200) throw new Error(`order: ${placed.msg}`);
+    orderId = placed.data.id;
+  });
+  afterAll(() => t.close());
+
+  const refusedField = (answer: { code: number; msg: string; data: unknown }, field: string) => {
+    expect(answer).toMatchObject({ code: 400, msg: errorCatalogue.PARAMETER_ERROR.msg });
+    expect((answer.data as { fields: { field: string }[] }).fields.map((each) => each.field)).toContain(field);
+  };
+  const inject = async (options: InjectOptions) => (await t.app.inject(options)).json() as { code: number; msg: string; data: unknown };
+
+  it('a NUL byte in each of the eight free-text fields of the report is "parameter error" naming the field', async () => {
+    const nul = 'a\u0000b';
+    refusedField(await call(t.app, 'POST', `/home/p2p/orders/${orderId}/chat`, buyer.token, { text: `hello ${nul}` }), 'body.text');
+    refusedField(await call(t.app, 'POST', '/home/auth/login', null, { account: nul, password: 'secret12', agreement: true }), 'body.account');
+    refusedField(await call(t.app, 'POST', '/home/admin/auth/login', null, { username: nul, password: 'staffpass1' }), 'body.username');
+    refusedField(await inject({ url: '/home/admin/users?q=a%00b', headers: { authorization: staffToken } }), 'query.q');
+    refusedField(await inject({ url: '/home/admin/notifications?target=a%00b', headers: { authorization: staffToken } }), 'query.target');
+    refusedField(await call(t.app, 'PUT', `/home/admin/users/${buyer.userId}/status`, staffToken, { status: 'suspended', reason: `fraud ${nul}` }), 'body.reason');
+    refusedField(await call(t.app, 'POST', '/home/auth/code', null, { channel: 'email', target: `${nul}@example.com`, purpose: 'register' }), 'body.target');
+    refusedField(await call(t.app, 'POST', '/home/user/contact/code', buyer.token, { channel: 'email', target: `${nul}@example.com` }), 'body.target');
+    refusedField(await call(t.app, 'PUT', '/home/user/contact', buyer.token, { channel: 'email', target: `${nul}@example.com`, code: '123456' }), 'body.target');
+    // Nothing of it was stored: the buyer is still active and the chat is empty.
+    const [user] = await t.db.query<{ status: string }>('SELECT status FROM users WHERE id = $1', [buyer.userId]);
+    expect(user!.status).toBe('active');
+    expect(await t.db.query('SELECT 1 FROM p2p_chat_messages')).toHaveLength(0);
+  });
+
+  it('ids above the bigint range, and 19 characters that are not digits, are "parameter error" on every kind of id field', async () => {
+    for (const id of ['9223372036854775808', '9999999999999999999', 'a'.repeat(19), '-'.repeat(19)]) {
+      refusedField(await call(t.app, 'GET', `/home/p2p/orders/${id}`, buyer.token), 'params.orderId');
+      refusedField(await call(t.app, 'DELETE', `/home/user/sessions/${id}`, buyer.token), 'params.sessionId');
+      refusedField(await call(t.app, 'GET', `/home/uploads/${id}`, buyer.token), 'params.uploadId');
+      refusedField(await call(t.app, 'POST', '/home/user/messages/read', buyer.token, { upToId: id }), 'body.upToId');
+      refusedField(await call(t.app, 'POST', '/home/assets/swap', buyer.token, { quoteId: id }), 'body.quoteId');
+      refusedField(await call(t.app, 'POST', `/home/p2p/orders/${orderId}/chat`, buyer.token, { uploadId: id }), 'body.uploadId');
+      refusedField(await call(t.app, 'POST', `/home/p2p/orders/${orderId}/chat/${id}/withdraw`, buyer.token), 'params.messageId');
+      refusedField(await inject({ url: `/home/admin/options/orders?userId=${id}`, headers: { authorization: staffToken } }), 'query.userId');
+    }
+    // The largest id there can be is still an id: it names no record.
+    expect((await call(t.app, 'GET', '/home/p2p/orders/9223372036854775807', buyer.token)).msg).toBe(errorCatalogue.RECORD_NOT_FOUND.msg);
+  });
+
+  it('editing an ad with a malformed remaining: "record does not exist" for a stranger, "wrong amount" for its seller', async () => {
+    const terms = { fiat: 'INR', price: '86', min: '10', max: '100', contact: 'UPI', remark: '' };
+    for (const remaining of ['abc', '-1', '1e3', '1.1234567', '']) {
+      const stranger = await call(t.app, 'PUT', `/home/p2p/ads/${adId}`, buyer.token, { ...terms, remaining });
+      expect(stranger).toMatchObject({ code: 404, msg: errorCatalogue.RECORD_NOT_FOUND.msg, data: null });
+      const own = await call(t.app, 'PUT', `/home/p2p/ads/${adId}`, seller.token, { ...terms, remaining });
+      expect(own).toMatchObject({ code: 400, msg: errorCatalogue.WRONG_AMOUNT.msg, data: { field: 'remaining' } });
+    }
+    // A stranger's malformed terms say nothing about the ad either.
+    expect((await call(t.app, 'PUT', `/home/p2p/ads/${adId}`, buyer.token, { ...terms, price: 'x', remaining: '10' })).msg).toBe(errorCatalogue.RECORD_NOT_FOUND.msg);
+    const [ad] = await t.db.query<{ remaining_minor: string }>('SELECT remaining_minor FROM p2p_ads WHERE id = $1', [adId]);
+    expect(BigInt(ad!.remaining_minor)).toBe(250_000_000n);
   });
 });

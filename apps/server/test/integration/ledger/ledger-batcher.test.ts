@@ -260,6 +260,41 @@ describe('ledger group commit (LedgerBatcher)', () => {
     expect(await available(to)).toBe(60n);
   });
 
+  it('an entry’s beforeCommit writes with it in the batch; one that throws takes back only its own entry', async () => {
+    const batcher = new LedgerBatcher(t.db);
+    const from = await fundedAccount(1_000n);
+    const to = await newAccount();
+    const note = (text: string) => ({
+      beforeCommit: async (tx: Queryable, posted: { entryId: bigint; balances: ReadonlyMap<bigint, { availableMinor: bigint }> }) => {
+        await tx.query('INSERT INTO batch_side_rows (entry_id, note) VALUES ($1, $2)', [posted.entryId, `${text} ${posted.balances.get(from)!.availableMinor}`]);
+        if (text === 'refused') throw new Error('beforeCommit refused');
+      },
+    });
+    const { results, stats } = await behindBlocker(batcher, () => [
+      batcher.post(transfer(from, to, 100n, { idempotencyKey: 'before-commit-1' }), note('first')),
+      batcher.post(transfer(from, to, 10n), note('refused')),
+      batcher.post(transfer(from, to, 200n), note('third')),
+      // A replay of the first entry in the same batch: its beforeCommit runs too (it answers the replay).
+      batcher.post(transfer(from, to, 100n, { idempotencyKey: 'before-commit-1' }), note('replay')),
+    ]);
+    expect(stats.savepointReruns).toBe(1);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    expect(String((results[1] as PromiseRejectedResult).reason)).toContain('beforeCommit refused');
+    const [first, , third, replay] = results.map((r) => (r.status === 'fulfilled' ? r.value : undefined));
+    expect(replay!.entryId).toBe(first!.entryId);
+    const notes = await t.db.query<{ entry_id: bigint; note: string }>('SELECT entry_id, note FROM batch_side_rows WHERE entry_id = ANY($1::bigint[]) ORDER BY note', [
+      [first!.entryId, third!.entryId].map(String),
+    ]);
+    // Each saw the balances right after its entry; the refused one left no entry and no row.
+    expect(notes).toEqual([
+      { entry_id: first!.entryId, note: 'first 900' },
+      { entry_id: first!.entryId, note: 'replay 700' },
+      { entry_id: third!.entryId, note: 'third 700' },
+    ]);
+    expect(await available(to)).toBe(300n);
+    expect((await checkLedger(t.db)).problems).toEqual([]);
+  });
+
   it('when the combined write fails, the batch is rerun item by item and only the culprit fails', async () => {
     const batcher = new LedgerBatcher(t.db);
     const from = await fundedAccount(1_000n);

@@ -2,6 +2,7 @@ import { allContracts, type Contract } from '@keel/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { settleDueOptionOrders } from '../../../src/use-cases/options/settle-option-orders.ts';
+import { registeredRoutes } from '../../helpers/routes.ts';
 import { createStaff, createTestApp, type TestApp } from '../../helpers/test-app.ts';
 import { call } from '../../helpers/wallet.ts';
 import { optionsTrader } from './options-helpers.ts';
@@ -26,6 +27,18 @@ const REVIEWED_STAFF_WRITES = [
   'POST /home/admin/withdrawals/:withdrawalId/complete',
   'POST /home/admin/withdrawals/:withdrawalId/fail',
   'POST /home/admin/p2p/appeals/:orderId/resolve', // release or refund a P2P escrow, with a note
+  // Staff management (ADR 0020): staff accounts, their passwords, authenticators and sessions only;
+  // none of them touches a price, a tick or a contract result, or any user's money.
+  'POST /home/admin/staff', // create a staff account with roles and a one-time password
+  'PUT /home/admin/staff/:staffId/roles',
+  'POST /home/admin/staff/:staffId/disable', // also ends the member's sessions
+  'POST /home/admin/staff/:staffId/enable',
+  'POST /home/admin/staff/:staffId/password-reset', // a new one-time password, authenticator reset
+  'DELETE /home/admin/staff/:staffId/sessions/:sessionId', // an admin revokes a member's session
+  'POST /home/admin/me/password', // a member sets their own password
+  'POST /home/admin/me/totp/setup', // a member enrols their authenticator
+  'POST /home/admin/me/totp/enable',
+  'DELETE /home/admin/me/sessions/:sessionId', // a member ends one of their own sessions
 ];
 
 /**
@@ -39,23 +52,6 @@ const REVIEWED_OUTCOME_LIKE_INPUTS: Record<string, string[]> = {
 
 /** Input names that would let a caller say what a price, a tick or a result is. */
 const OUTCOME_FIELD = /price|tick|result|outcome|profit|payout|yield|settle|candle|close|open|rate/i;
-
-/** Every route Fastify registered, as "METHOD /path", read from its route tree. */
-function registeredRoutes(tree: string): string[] {
-  const routes: string[] = [];
-  const stack: string[] = [];
-  for (const line of tree.split('\n')) {
-    const match = /^([│ ]*)[├└]── (\S+)(?: \(([^)]*)\))?/.exec(line.replaceAll('\u00a0', ' '));
-    if (!match) continue;
-    const depth = match[1]!.length / 4;
-    stack.length = depth;
-    stack.push(match[2]!);
-    for (const method of (match[3] ?? '').split(',').map((item) => item.trim()).filter(Boolean)) {
-      if (method !== 'HEAD') routes.push(`${method} ${stack.join('')}`);
-    }
-  }
-  return routes;
-}
 
 /** Field names of a zod object schema, nested objects and arrays included. */
 function fieldNames(schema: z.ZodType | undefined): string[] {

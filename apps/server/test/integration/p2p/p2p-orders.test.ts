@@ -187,6 +187,29 @@ describe('cancellations, closing and editing', () => {
     );
     await soundBooks();
   });
+
+  it('editing an ad down to 0 closes it: everything it offered returns, no buyer can order, its open order keeps its escrow (issue 13)', async () => {
+    const seller = await trader(t.app, t.db, name('seller'), '300');
+    const buyer = await trader(t.app, t.db, name('buyer'));
+    const ad = await postAd(t.app, seller, '300');
+    const open = await order(buyer.token, ad.id, '100');
+    const edited = await call(t.app, 'PUT', `/home/p2p/ads/${ad.id}`, seller.token, {
+      fiat: 'INR',
+      price: '86',
+      min: '20',
+      max: '100',
+      contact: 'UPI',
+      remark: '',
+      remaining: '0',
+    });
+    expect(edited.data).toMatchObject({ status: 'closed', remaining: '0.000000' });
+    expect(await coinBalance(t.db, seller.userId, 'USDT')).toEqual({ availableMinor: 200n * USDT, frozenMinor: 100n * USDT });
+    expect((await call(t.app, 'GET', '/home/p2p/ads', buyer.token)).data.items.map((item: { id: string }) => item.id)).not.toContain(ad.id);
+    expect((await order(buyer.token, ad.id, '20')).msg).toBe('the ad is no longer available');
+    await step(buyer.token, open.data.id, 'cancel');
+    expect(await coinBalance(t.db, seller.userId, 'USDT')).toEqual({ availableMinor: 300n * USDT, frozenMinor: 0n });
+    await soundBooks();
+  });
 });
 
 describe('the payment window ends by a durable job', () => {

@@ -3,7 +3,7 @@ import type { UserEvent } from '@keel/contracts';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import type { Deps } from '../../../src/deps.ts';
-import { type BusLogger, createLocalEventBus, type EventBus } from '../../../src/realtime/event-bus.ts';
+import { type BusEvent, type BusLogger, createLocalEventBus, type EventBus } from '../../../src/realtime/event-bus.ts';
 import { eventBusFromConfig } from '../../../src/realtime/event-bus-from-config.ts';
 import { publishToUser } from '../../../src/realtime/publish.ts';
 import { createRedisEventBus } from '../../../src/realtime/redis-event-bus.ts';
@@ -42,9 +42,9 @@ async function redisSubscribers(channel: string): Promise<number> {
 describe('the in-process event bus', () => {
   it('delivers to the listeners of the channel only, until they unsubscribe', async () => {
     const bus = track(createLocalEventBus());
-    const first: UserEvent[] = [];
-    const second: UserEvent[] = [];
-    const other: UserEvent[] = [];
+    const first: BusEvent[] = [];
+    const second: BusEvent[] = [];
+    const other: BusEvent[] = [];
     const stopFirst = bus.subscribe('user:1', (event) => first.push(event));
     bus.subscribe('user:1', (event) => second.push(event));
     bus.subscribe('user:2', (event) => other.push(event));
@@ -65,7 +65,7 @@ describe('the in-process event bus', () => {
   it('refuses an event the contract does not know, and keeps delivering when a listener throws', async () => {
     const logger = capturingLogger();
     const bus = track(createLocalEventBus({ logger }));
-    const received: UserEvent[] = [];
+    const received: BusEvent[] = [];
     bus.subscribe('user:1', () => {
       throw new Error('a broken listener');
     });
@@ -85,8 +85,8 @@ describe('the Redis event bus: two nodes on one Redis', () => {
 
   it('delivers an event published on one node to listeners on both', async () => {
     const [a, b] = [node(), node()];
-    const onA: UserEvent[] = [];
-    const onB: UserEvent[] = [];
+    const onA: BusEvent[] = [];
+    const onB: BusEvent[] = [];
     await a.subscribe('user:1', (event) => onA.push(event)).ready;
     await b.subscribe('user:1', (event) => onB.push(event)).ready;
 
@@ -100,8 +100,8 @@ describe('the Redis event bus: two nodes on one Redis', () => {
 
   it('subscribes on Redis for the first listener of a channel, unsubscribes after the last', async () => {
     const [a, b] = [node(), node()];
-    const first: UserEvent[] = [];
-    const second: UserEvent[] = [];
+    const first: BusEvent[] = [];
+    const second: BusEvent[] = [];
     const stopFirst = b.subscribe('user:5', (event) => first.push(event));
     const stopSecond = b.subscribe('user:5', (event) => second.push(event));
     await Promise.all([stopFirst.ready, stopSecond.ready]);
@@ -115,7 +115,7 @@ describe('the Redis event bus: two nodes on one Redis', () => {
     stopSecond();
     await vi.waitFor(async () => expect(await redisSubscribers('user:5')).toBe(0));
     // Still listening elsewhere on b: this one arrives after the one for user:5 would have.
-    const sentinel: UserEvent[] = [];
+    const sentinel: BusEvent[] = [];
     await b.subscribe('user:6', (event) => sentinel.push(event)).ready;
     await a.publish('user:5', order('2'));
     await a.publish('user:6', order('3'));
@@ -126,7 +126,7 @@ describe('the Redis event bus: two nodes on one Redis', () => {
   it('drops a malformed message on its channel, logs it, and goes on delivering', async () => {
     const logger = capturingLogger();
     const [a, b] = [node(), node(logger)];
-    const received: UserEvent[] = [];
+    const received: BusEvent[] = [];
     await b.subscribe('user:9', (event) => received.push(event)).ready;
 
     await raw.publish(`${prefix}user:9`, 'not json at all');
@@ -142,13 +142,13 @@ describe('the Redis event bus: two nodes on one Redis', () => {
   it('is what the configuration picks with REDIS_URL, and the in-process bus without it', async () => {
     const channel = `user:test-${randomBytes(6).toString('hex')}`;
     const [a, b] = [track(eventBusFromConfig({ REDIS_URL: redisUrl })), track(eventBusFromConfig({ REDIS_URL: redisUrl }))];
-    const received: UserEvent[] = [];
+    const received: BusEvent[] = [];
     await b.subscribe(channel, (event) => received.push(event)).ready;
     await a.publish(channel, message);
     await vi.waitFor(() => expect(received).toEqual([message]));
 
     const [local, otherLocal] = [track(eventBusFromConfig({})), track(eventBusFromConfig({}))];
-    const heard: UserEvent[] = [];
+    const heard: BusEvent[] = [];
     otherLocal.subscribe(channel, (event) => heard.push(event));
     await local.publish(channel, message);
     expect(heard).toEqual([]);

@@ -184,6 +184,23 @@ describe('deposit review by finance staff', () => {
     expect(count!.count).toBe(0);
   });
 
+  it('a report above the published cap never reaches the finance queue: a 30-digit USDT amount is "amount out of range" naming the cap (issue 13)', async () => {
+    const user = await newUser();
+    const overview = await call(t.app, 'GET', '/home/wallet/overview', user.token);
+    const usdt = overview.data.channels.find((channel: { id: string }) => channel.id === 'USDT-TRC20');
+    expect(usdt.depositMax).toBe('10000000.000000');
+    const body = { channel: 'USDT-TRC20', txHash: TRON_TX('e') };
+    // The largest figure the amount format takes (30 whole digits): it used to enter the queue.
+    const huge = await call(t.app, 'POST', '/home/wallet/deposits', user.token, { ...body, amount: '9'.repeat(30) });
+    expect(huge).toMatchObject({ code: 400, msg: 'amount out of range', data: { max: '10000000.000000', asset: 'USDT' } });
+    const justAbove = await call(t.app, 'POST', '/home/wallet/deposits', user.token, { ...body, amount: '10000000.000001' });
+    expect(justAbove.msg).toBe('amount out of range');
+    const [count] = await t.db.query<{ count: number }>('SELECT count(*)::int AS count FROM deposits WHERE user_id = $1', [user.userId]);
+    expect(count!.count).toBe(0);
+    // The cap itself is a report like any other.
+    expect((await call(t.app, 'POST', '/home/wallet/deposits', user.token, { ...body, amount: '10000000' })).code).toBe(200);
+  });
+
   it('each role sees only what it reviews: compliance cannot open deposit screenshots, finance cannot open ID photos', async () => {
     const user = await newUser();
     const proof = await screenshot(user.token);

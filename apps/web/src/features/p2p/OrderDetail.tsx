@@ -5,7 +5,7 @@ import { useApiQuery } from '../../shared/api/useApiQuery.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Button, Card, LoadFailedNotice, Notice, TextField } from '../../shared/ui/components.tsx';
 import { useCountdown } from '../auth/useCountdown.ts';
-import { Fact, Time } from '../wallet/WalletParts.tsx';
+import { Fact, Time, useRefusalFormat } from '../wallet/WalletParts.tsx';
 import { appealOpensAtMs, isOrderInProgress, orderActions, orderPath, type P2pOrder, type P2pRole } from './order-rules.ts';
 import { OrderChat } from './OrderChat.tsx';
 import { describeP2pRefusal } from './p2p-refusal.ts';
@@ -127,14 +127,19 @@ function ReleaseForm({ order, step }: { order: P2pOrder; step: ReturnType<typeof
   const [checked, setChecked] = useState(false);
   const wait = useCountdown();
   const security = useApiQuery(securityOverviewContract);
-  const refusal = step.refused ? describeP2pRefusal(step.refused.message, step.refused.data, { amount: (value) => value, time: (value) => value }) : null;
+  const format = useRefusalFormat();
+  const refusal = step.refused ? describeP2pRefusal(step.refused.message, step.refused.data, format) : null;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     setChecked(true);
     if (!received || password.length !== 6 || wait.seconds > 0) return;
     const done = await step.run({ kind: 'release', paymentPassword: password });
-    if (!done) setPassword('');
+    if (!done) {
+      setPassword('');
+      // Wrong tries left and the lock (ADR 0018) as they are now.
+      security.reload();
+    }
   }
 
   // A "too many attempts" answer closes the form for the seconds it names.
@@ -144,9 +149,11 @@ function ReleaseForm({ order, step }: { order: P2pOrder; step: ReturnType<typeof
     if (retry !== undefined) startWait(retry * 1000);
   }, [retry, startWait]);
 
+  const lockedUntil = security.data?.paymentPasswordLock.lockedUntil ?? null;
+  // A wrong or locked payment password says how many tries are left, or until when it is locked.
   const passwordError =
-    refusal?.errorKey === 'WRONG_PAYMENT_PASSWORD'
-      ? tServer(errorCatalogue.WRONG_PAYMENT_PASSWORD.msg)
+    refusal?.errorKey === 'WRONG_PAYMENT_PASSWORD' || refusal?.errorKey === 'PAYMENT_PASSWORD_LOCKED'
+      ? [tServer(errorCatalogue[refusal.errorKey].msg), ...refusal.details.map((detail) => t(detail.key, detail.vars))].join(' — ')
       : checked && password.length !== 6
         ? t('web.p2p.release.passwordRequired')
         : undefined;
@@ -160,6 +167,11 @@ function ReleaseForm({ order, step }: { order: P2pOrder; step: ReturnType<typeof
           <Link to="/person/setting/paypassword" className="btn btn-primary btn-small" data-testid="release-set-paypassword">
             {t('web.p2p.refusal.paymentPasswordLink')}
           </Link>
+        </Notice>
+      )}
+      {lockedUntil && (
+        <Notice tone="warning" title={tServer(errorCatalogue.PAYMENT_PASSWORD_LOCKED.msg)} testId="release-paypassword-locked">
+          <p>{t('web.paymentPassword.lockedUntil', { time: format.time(lockedUntil) })}</p>
         </Notice>
       )}
       <div className="checkbox-field">

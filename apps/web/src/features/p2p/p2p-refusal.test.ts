@@ -64,6 +64,14 @@ describe('describeP2pRefusal', () => {
   it('handles the payment password: not set, wrong, too many attempts', () => {
     expect(refuse('PAYMENT_PASSWORD_NOT_SET')).toMatchObject({ action: 'paymentPassword' });
     expect(refuse('WRONG_PAYMENT_PASSWORD')).toMatchObject({ field: 'paymentPassword', details: [] });
+    expect(refuse('WRONG_PAYMENT_PASSWORD', { failuresLeft: 1, maxFailures: 5, lockedUntil: null }).details).toEqual([
+      { key: 'web.paymentPassword.failuresLeft', vars: { left: 1 } },
+    ]);
+    const lockedUntil = '2026-11-25T10:00:00.000Z';
+    expect(refuse('PAYMENT_PASSWORD_LOCKED', { until: lockedUntil, maxFailures: 5 })).toMatchObject({
+      field: 'paymentPassword',
+      details: [{ key: 'web.paymentPassword.lockedUntil', vars: { time: `T(${lockedUntil})` } }],
+    });
     expect(refuse('TOO_MANY_REQUESTS', { retryAfterSeconds: 29.2 })).toMatchObject({
       retryAfterSeconds: 30,
       details: [{ key: 'web.p2p.refusal.retry', vars: { seconds: 30 } }],

@@ -1,5 +1,6 @@
 import { type ErrorKey, errorKeyFromMsg } from '@keel/contracts';
 import type { MessageKey } from '@keel/locales';
+import { paymentPasswordLockDetails } from '../wallet/refusal.ts';
 
 /**
  * What a refused P2P call tells the user beyond the catalogue message: the problem the answer's
@@ -146,6 +147,8 @@ export function describeP2pRefusal(message: string, rawData: unknown, format: P2
       refusal.action = 'paymentPassword';
       break;
     case 'WRONG_PAYMENT_PASSWORD':
+    case 'PAYMENT_PASSWORD_LOCKED':
+      details.push(...paymentPasswordLockDetails(errorKey, data, format.time));
       refusal.field = 'paymentPassword';
       break;
     case 'TOO_MANY_REQUESTS': {

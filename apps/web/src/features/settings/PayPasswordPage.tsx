@@ -2,13 +2,14 @@ import { ApiError, errorCatalogue, setPaymentPasswordContract } from '@keel/cont
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api, isSessionError } from '../../shared/api/client.ts';
+import { formatDateTime } from '../../shared/format/time.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Button, LoadFailedNotice, Notice, PageHeader, TextField } from '../../shared/ui/components.tsx';
 import { useToast } from '../../shared/ui/toast.tsx';
 import { confirmProblem, retryAfterSeconds, sixDigitsProblem } from '../auth/contact-validation.ts';
 import { problemText } from '../auth/problems.ts';
 import type { FieldProblems } from '../auth/validation.ts';
-import { useSecurity } from './useSecurity.ts';
+import { type SecurityOverview, useSecurity } from './useSecurity.ts';
 import '../auth/auth.css';
 
 type Field = 'current' | 'paymentPassword' | 'confirmPaymentPassword';
@@ -62,6 +63,12 @@ export function PayPasswordPage() {
       if (error.message === errorCatalogue.WRONG_LOGIN_PASSWORD.msg || error.message === errorCatalogue.WRONG_PAYMENT_PASSWORD.msg) {
         setProblems({ current: 'invalid' });
       }
+      // Wrong tries left and the lock (ADR 0018) as they are now.
+      reload();
+      const lockedUntil = (error.data as { until?: unknown } | null)?.until;
+      if (error.message === errorCatalogue.PAYMENT_PASSWORD_LOCKED.msg && typeof lockedUntil === 'string') {
+        return setFormError(t('web.paymentPassword.lockedUntil', { time: formatDateTime(lockedUntil) }));
+      }
       const seconds = error.code === 429 ? retryAfterSeconds(error.data) : undefined;
       setFormError(seconds ? t('web.auth.tryAgainIn', { seconds }) : tServer(error.message));
     }
@@ -74,6 +81,7 @@ export function PayPasswordPage() {
       {overview && (
         <form className="card" onSubmit={submit} noValidate data-testid={changing ? 'paypassword-change' : 'paypassword-set'}>
           <p className="muted">{changing ? t('web.settings.paymentPasswordChangeIntro') : t('web.settings.paymentPasswordSetIntro')}</p>
+          <PaymentPasswordLockNotice lock={overview.paymentPasswordLock} />
           {formError && (
             <Notice tone="error" testId="form-error">
               {formError}
@@ -132,5 +140,24 @@ export function PayPasswordPage() {
         </form>
       )}
     </div>
+  );
+}
+
+/**
+ * The published lock rule (ADR 0018) and where the user stands: wrong tries left, or until when it
+ * is locked. Changing the payment password counts as a try too.
+ */
+function PaymentPasswordLockNotice({ lock }: { lock: SecurityOverview['paymentPasswordLock'] }) {
+  const { t } = useI18n();
+  const locked = lock.lockedUntil !== null && Date.parse(lock.lockedUntil) > Date.now();
+  return (
+    <Notice tone={locked ? 'warning' : 'info'} testId="paypassword-lock">
+      <p>{t('web.paymentPassword.rule', { max: lock.maxFailures, hours: lock.lockMinutes / 60 })}</p>
+      {locked ? (
+        <p data-testid="paypassword-locked-until">{t('web.paymentPassword.lockedUntil', { time: formatDateTime(lock.lockedUntil!) })}</p>
+      ) : (
+        lock.failuresLeft < lock.maxFailures && <p data-testid="paypassword-failures-left">{t('web.paymentPassword.failuresLeft', { left: lock.failuresLeft })}</p>
+      )}
+    </Notice>
   );
 }

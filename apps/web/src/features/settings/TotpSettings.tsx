@@ -8,7 +8,7 @@ import { codeProblem, retryAfterSeconds } from '../auth/contact-validation.ts';
 import { problemText } from '../auth/problems.ts';
 import type { FieldProblem } from '../auth/validation.ts';
 import { useSecurity } from './useSecurity.ts';
-import { QrCode } from '../../shared/ui/QrCode.tsx';
+import { QrCode } from '@keel/ui';
 
 /** The secret in groups of four, as authenticator apps show it when typed by hand. */
 export function groupSecret(secret: string): string {

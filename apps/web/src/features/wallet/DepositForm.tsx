@@ -5,13 +5,13 @@ import { useActionKey } from '../../shared/api/action-key.ts';
 import { api, isSessionError } from '../../shared/api/client.ts';
 import { checkAmountInput, normaliseAmountInput } from '../../shared/format/decimal.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
-import { QrCode } from '../../shared/ui/QrCode.tsx';
+import { QrCode } from '@keel/ui';
 import { Button, Card, LoadFailedNotice, Notice, TextField } from '../../shared/ui/components.tsx';
 import { scaleOf } from '../assets/accounts.ts';
 import { amountProblemText } from '../assets/amount-problems.ts';
 import { PhotoPicker } from '../verification/PhotoPicker.tsx';
 import { txHashProblem } from './form-checks.ts';
-import { type ChannelView, ChannelName, MonoText, NetworkName, RefusalNotice, useWalletOverview } from './WalletParts.tsx';
+import { type ChannelView, ChannelName, MonoText, NetworkName, RefusalNotice, useRefusalFormat, useWalletOverview } from './WalletParts.tsx';
 import { channelKeys, networkKeys } from './wallet-labels.ts';
 import { depositCreatedPath, isChannelId } from './wallet-paths.ts';
 
@@ -143,6 +143,7 @@ export function DepositForm() {
   const [busy, setBusy] = useState(false);
   const [refused, setRefused] = useState<Refused | null>(null);
 
+  const format = useRefusalFormat();
   const scale = channel ? scaleOf(channel.asset) : 18;
   const amountProblem = checkAmountInput(amount, scale);
   const hashProblem = txHashProblem(channel?.network, txHash);
@@ -237,6 +238,7 @@ export function DepositForm() {
           value={amount}
           maxLength={40}
           data-testid="deposit-amount"
+          hint={channel ? t('web.deposit.amountMax', { max: format.amount(channel.depositMax, channel.asset) }) : undefined}
           onChange={(event) => {
             setAmount(event.target.value);
             setRefused(null);

@@ -77,7 +77,16 @@ export function WithdrawRules({ overview, now }: { overview: WalletOverview; now
         <Fact label={t('web.withdraw.rules.twoPersonValue')} testId="rules-two-person">
           <Amount value={rules.twoPersonReviewAboveUsdt} unit="USDT" />
         </Fact>
+        <Fact label={t('web.withdraw.rules.twoPersonStaff', { hours: rules.twoPersonReview.windowHours })} testId="rules-two-person-staff">
+          <Amount value={rules.twoPersonReview.staffAloneLimitUsdt} unit="USDT" />
+        </Fact>
+        <Fact label={t('web.withdraw.rules.twoPersonUser', { hours: rules.twoPersonReview.windowHours })} testId="rules-two-person-user">
+          <Amount value={rules.twoPersonReview.userAloneLimitUsdt} unit="USDT" />
+        </Fact>
       </dl>
+      <p className="field-hint" data-testid="rules-two-person-note">
+        {t('web.withdraw.rules.twoPersonNote', { appeal: rules.twoPersonReview.appealAboveUsdt })}
+      </p>
       <details className="prices-used" data-testid="rules-tiers">
         <summary>{t('web.withdraw.rules.tiers')}</summary>
         <ul>

@@ -50,6 +50,24 @@ describe('describeRefusal', () => {
     expect(refuse('WRONG_PAYMENT_PASSWORD', null)).toMatchObject({ field: 'paymentPassword', details: [] });
   });
 
+  it('says how many wrong payment passwords are left, and until when it is locked', () => {
+    const until = '2026-11-25T10:00:00.000Z';
+    expect(refuse('WRONG_PAYMENT_PASSWORD', { failuresLeft: 3, maxFailures: 5, lockedUntil: null })).toMatchObject({
+      field: 'paymentPassword',
+      details: [{ key: 'web.paymentPassword.failuresLeft', vars: { left: 3 } }],
+    });
+    // The fifth wrong one locks it: the answer names the end of the lock.
+    expect(refuse('WRONG_PAYMENT_PASSWORD', { failuresLeft: 0, maxFailures: 5, lockedUntil: until }).details).toEqual([
+      { key: 'web.paymentPassword.lockedUntil', vars: { time: `T(${until})` } },
+    ]);
+    expect(refuse('PAYMENT_PASSWORD_LOCKED', { until, maxFailures: 5, retryAfterSeconds: 86_400 })).toMatchObject({
+      errorKey: 'PAYMENT_PASSWORD_LOCKED',
+      field: 'paymentPassword',
+      details: [{ key: 'web.paymentPassword.lockedUntil', vars: { time: `T(${until})` } }],
+    });
+    expect(refuse('PAYMENT_PASSWORD_LOCKED', { until: 'soon' }).details).toEqual([{ key: 'web.paymentPassword.locked', vars: {} }]);
+  });
+
   it('gives the minimum, the balance rule and the wait', () => {
     expect(refuse('AMOUNT_OUT_OF_RANGE', { min: '10' }, 'USDT').details).toEqual([{ key: 'web.withdraw.refusal.min', vars: { min: '10 USDT' } }]);
     expect(refuse('INSUFFICIENT_BALANCE', null).details[0]?.key).toBe('web.withdraw.refusal.balance');

@@ -67,6 +67,23 @@ function ruleDetail(rule: unknown): RefusalDetail[] {
 }
 
 /**
+ * A wrong or locked payment password in words (ADR 0018): how many wrong tries are left, or until
+ * when it is locked. Shared by the withdrawal form and the P2P release (p2p-refusal.ts).
+ */
+export function paymentPasswordLockDetails(
+  errorKey: 'WRONG_PAYMENT_PASSWORD' | 'PAYMENT_PASSWORD_LOCKED',
+  data: Record<string, unknown>,
+  time: (value: string) => string,
+): RefusalDetail[] {
+  const until = typeof data.until === 'string' ? data.until : typeof data.lockedUntil === 'string' ? data.lockedUntil : undefined;
+  const lockedUntil = until !== undefined && !Number.isNaN(Date.parse(until)) ? until : undefined;
+  if (lockedUntil) return [{ key: 'web.paymentPassword.lockedUntil', vars: { time: time(lockedUntil) } }];
+  if (errorKey === 'PAYMENT_PASSWORD_LOCKED') return [{ key: 'web.paymentPassword.locked', vars: {} }];
+  const left = count(data.failuresLeft);
+  return left !== undefined && left > 0 ? [{ key: 'web.paymentPassword.failuresLeft', vars: { left } }] : [];
+}
+
+/**
  * The refusal of a wallet call (`message` is the catalogue's English text, `data` the answer's
  * data). `asset` is the unit of amounts the answer gives without one (the form's asset).
  */
@@ -134,6 +151,8 @@ export function describeRefusal(message: string, rawData: unknown, format: Refus
       refusal.action = 'paymentPassword';
       break;
     case 'WRONG_PAYMENT_PASSWORD':
+    case 'PAYMENT_PASSWORD_LOCKED':
+      details.push(...paymentPasswordLockDetails(errorKey, data, format.time));
       refusal.field = 'paymentPassword';
       break;
     case 'AMOUNT_OUT_OF_RANGE': {

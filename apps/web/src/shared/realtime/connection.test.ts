@@ -601,6 +601,52 @@ describe('user events', () => {
     expect(sockets).toHaveLength(2);
   });
 
+  it('a session the server ends ("unauthed"): no event after it, the token is not sent again, the app is told', () => {
+    token = 'tok-1';
+    const ended: { code: number; msg: string }[] = [];
+    const connection = makeConnection({ onSessionEnded: (code, msg) => ended.push({ code, msg }) });
+    const states: AuthState[] = [];
+    connection.onAuthState((state) => states.push(state));
+    const listener = userRecorder();
+    connection.onUserEvent(listener);
+    connection.subscribe('ticks', recorder());
+    last().open();
+    last().receive(authed());
+    last().receive({ type: 'unauthed', code: 401, msg: 'token does not exist' });
+    expect(connection.authState()).toBe('refused');
+    expect(connection.authedUserId()).toBeNull();
+    expect(ended).toEqual([{ code: 401, msg: 'token does not exist' }]);
+    expect(states).toEqual(['pending', 'authed', 'refused']);
+    // Nothing for the old session reaches the screens, though the public channels stay…
+    last().receive(chatEvent());
+    expect(listener.events).toEqual([]);
+    expect(last().closedByClient).toBe(false);
+    // …and the token is not sent again, on this socket or the next.
+    last().drop();
+    vi.advanceTimersByTime(1_000);
+    last().open();
+    expect(last().sent).toEqual([{ op: 'subscribe', channels: ['ticks'] }]);
+    // A new session authenticates again.
+    token = 'tok-2';
+    connection.sessionChanged();
+    expect(last().sent.at(-1)).toEqual({ op: 'auth', token: 'tok-2' });
+  });
+
+  it('"unauthed" for a token the device no longer holds does not end the new session', () => {
+    token = 'tok-1';
+    const ended: unknown[] = [];
+    const connection = makeConnection({ onSessionEnded: (...args) => ended.push(args) });
+    connection.onUserEvent(userRecorder());
+    last().open();
+    last().receive(authed());
+    // Another tab logged out and in again; its storage event has not reached this one yet.
+    token = 'tok-2';
+    last().receive({ type: 'unauthed', code: 401, msg: 'token does not exist' });
+    expect(ended).toEqual([]);
+    connection.sessionChanged();
+    expect(last().sent.at(-1)).toEqual({ op: 'auth', token: 'tok-2' });
+  });
+
   it('sends auth after login on a socket opened for public channels', () => {
     const connection = makeConnection();
     connection.subscribe('ticks', recorder());

@@ -18,7 +18,10 @@ import { errorCatalogue, type UserEvent, type WsClientFrame, type WsServerFrame,
  *   counted like channels (the socket stays open while one listens and there is a token), get every
  *   `event` frame, and get `onResync` after every `authed`: events are not replayed, so they refetch.
  *   A refused token (401, or "user status incorrect") is not sent again until the token changes; the
- *   HTTP client's session rules, not this connection, end the session.
+ *   HTTP client's session rules, not this connection, end the session. When the server ends the
+ *   user stream of an authenticated socket (`unauthed`: the session was ended or expired, or the
+ *   user suspended), the token counts as refused and `onSessionEnded` hands the answer to those
+ *   rules, as an HTTP call with the token would.
  *
  * Everything it needs from the outside (socket, timers, randomness) is injected, so the unit test
  * drives it with a fake socket and fake timers.
@@ -78,6 +81,11 @@ export interface RealtimeOptions {
   pongTimeoutMs?: number;
   /** How long the socket stays open with no channel, in case one is subscribed again at once. */
   lingerMs?: number;
+  /**
+   * The server ended the session the device still holds (an `unauthed` frame): `code` and `msg`
+   * are the catalogue error an HTTP call with the token gets now.
+   */
+  onSessionEnded?: (code: number, msg: string) => void;
 }
 
 type Timer = ReturnType<typeof setTimeout>;
@@ -115,6 +123,7 @@ export class RealtimeConnection {
       heartbeatMs: 25_000,
       pongTimeoutMs: 10_000,
       lingerMs: 5_000,
+      onSessionEnded: () => {},
       ...options,
     };
   }
@@ -381,6 +390,9 @@ export class RealtimeConnection {
       case 'error':
         this.refused(frame.code, frame.msg);
         return;
+      case 'unauthed':
+        this.sessionEnded(frame.code, frame.msg);
+        return;
       default:
         return;
     }
@@ -427,6 +439,22 @@ export class RealtimeConnection {
     this.authToken = null;
     this.notifyAuth();
     // Nothing else to listen to: the socket can go.
+    this.release();
+  }
+
+  /**
+   * The server ended this socket's user stream: no event comes after it. The token is not sent
+   * again; if the device still holds it, the app's session rules end it (the token may already
+   * have been replaced, by a login in another tab, and then the new one authenticates instead).
+   */
+  private sessionEnded(code: number, msg: string) {
+    const token = this.authToken;
+    if (token === null) return;
+    this.refusedToken = token;
+    this.authToken = null;
+    this.authedUserIdValue = null;
+    this.notifyAuth();
+    if (this.options.token() === token) this.options.onSessionEnded(code, msg);
     this.release();
   }
 

@@ -1,5 +1,6 @@
 import type { UserEvent, WsServerFrame } from '@keel/contracts';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { ApiError, applySessionRules } from '../api/client.ts';
 import { onSessionChange, session } from '../api/session.ts';
 import { type ConnectionStatus, defaultSocketUrl, RealtimeConnection, type ResyncReason, type SocketLike } from './connection.ts';
 
@@ -16,6 +17,9 @@ export function realtime(): RealtimeConnection {
     // The browser's WebSocket has every member of SocketLike; only its handlers' event types are narrower.
     createSocket: (url) => new WebSocket(url) as unknown as SocketLike,
     token: session.token,
+    // The server ended the session under a live connection (logged out elsewhere, a password
+    // change, a suspension, expiry): the same rules as an HTTP answer with that error.
+    onSessionEnded: (code, msg) => applySessionRules(new ApiError({ code, msg, data: null })),
   });
   // Login, logout, or a session started or ended in another tab: authenticate again (or stop).
   onSessionChange(() => connection.sessionChanged());

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineContract } from '../contract.ts';
-import { idSchema, pageQuerySchema, publicUserSchema, staffRoles, userStatuses } from '../common.ts';
+import { idSchema, pageQuerySchema, plainText, publicUserSchema, secretText, staffRoles, typedText, userStatuses } from '../common.ts';
 
 export const staffSchema = z.object({
   id: idSchema,
@@ -8,16 +8,40 @@ export const staffSchema = z.object({
   roles: z.array(z.enum(staffRoles)),
 });
 
+/** The first-login steps (ADR 0020), in the order they are taken. */
+export const staffSetupSteps = ['set_password', 'enrol_totp'] as const;
+
+/**
+ * The logged-in staff member, with the first-login step still missing (ADR 0020): `set_password`
+ * while they hold a one-time password, `enrol_totp` until an authenticator is enrolled, else null.
+ */
+export const staffMeSchema = staffSchema.extend({
+  setupStep: z.enum(staffSetupSteps).nullable(),
+  oneTimePasswordExpiresAt: z.string().nullable().describe('when the one-time password stops working, while setupStep is set_password'),
+});
+
 export const staffLoginContract = defineContract({
   id: 'admin.login',
   method: 'POST',
   path: '/home/admin/auth/login',
-  summary: 'Staff login (staff accounts are separate from users).',
+  summary:
+    'Staff login (staff accounts are separate from users). A member with an authenticator sends its current code too (a wrong code counts as a failed login); a one-time password works until it expires and then only for the first-login steps. Failures lock as users’ do, per name and client address (ADR 0018: 3 free, then 1, 2, 4 … s waits, locked 30 minutes at the 10th; 429 with data.retryAfterSeconds).',
   caller: 'public',
   rateLimited: true,
-  body: z.object({ username: z.string().trim().max(64), password: z.string().max(128) }),
-  data: z.object({ token: z.string(), expiresAt: z.string(), staff: staffSchema }),
-  errors: ['ACCOUNT_AND_PASSWORD_EMPTY', 'ACCOUNT_OR_PASSWORD_INCORRECT', 'TOO_MANY_REQUESTS'],
+  body: z.object({
+    username: typedText(64),
+    password: secretText(128),
+    totpCode: typedText(12).optional().describe('the authenticator code; required once the member has enrolled one'),
+  }),
+  data: z.object({ token: z.string(), expiresAt: z.string(), staff: staffMeSchema }),
+  errors: [
+    'ACCOUNT_AND_PASSWORD_EMPTY',
+    'ACCOUNT_OR_PASSWORD_INCORRECT',
+    'TWO_STEP_CODE_REQUIRED',
+    'WRONG_VERIFICATION_CODE',
+    'ONE_TIME_PASSWORD_EXPIRED',
+    'TOO_MANY_REQUESTS',
+  ],
 });
 
 export const staffLogoutContract = defineContract({
@@ -26,6 +50,7 @@ export const staffLogoutContract = defineContract({
   path: '/home/admin/auth/logout',
   summary: 'End the staff session.',
   caller: 'staff',
+  staffSetupStep: true,
   data: z.null(),
   errors: [],
 });
@@ -34,32 +59,57 @@ export const staffMeContract = defineContract({
   id: 'admin.me',
   method: 'GET',
   path: '/home/admin/me',
-  summary: 'The logged-in staff member.',
+  summary: 'The logged-in staff member and the first-login step they still have to take, if any.',
   caller: 'staff',
-  data: staffSchema,
+  staffSetupStep: true,
+  data: staffMeSchema,
   errors: [],
 });
+
+/**
+ * Staff roles that read users' e-mail addresses and phone numbers in full (ADR 0023): admin runs
+ * the accounts, compliance has to tie an account to a person. Any other role a view is open to
+ * reads them masked (`maskEmail`, `maskPhone`), and every staff queue names users with
+ * `publicUserName` whoever reads it.
+ */
+export const fullContactRoles = ['admin', 'compliance'] as const;
+
+/** Who may list users: those who run accounts, and support and finance, who have to identify the user a case is about. */
+export const usersListRoles = ['admin', 'compliance', 'support', 'finance'] as const;
+
+/** Whether staff with `roles` read users' contacts in full. */
+export function readsFullContacts(roles: readonly string[]): boolean {
+  return roles.some((role) => (fullContactRoles as readonly string[]).includes(role));
+}
 
 export const listUsersContract = defineContract({
   id: 'admin.listUsers',
   method: 'GET',
   path: '/home/admin/users',
-  summary: 'Users, newest first, optionally filtered by a username fragment.',
+  summary:
+    "Users, newest first, optionally filtered by a username fragment or a user's whole e-mail or phone. Roles admin and compliance read contacts in full and may search by a fragment of them; support and finance read them masked (ADR 0023).",
   caller: 'staff',
-  query: pageQuerySchema.extend({ q: z.string().trim().max(32).optional() }),
-  data: z.object({ items: z.array(publicUserSchema), total: z.number().int() }),
-  errors: [],
+  staffRoles: usersListRoles,
+  // Long enough for a whole e-mail address, which is how a masked role finds a user by contact.
+  query: pageQuerySchema.extend({ q: typedText(254).optional() }),
+  data: z.object({
+    items: z.array(publicUserSchema),
+    total: z.number().int(),
+    contactsMasked: z.boolean().describe("true when the caller's roles read e-mail addresses and phone numbers masked"),
+  }),
+  errors: ['PERMISSION_DENIED'],
 });
 
 export const setUserStatusContract = defineContract({
   id: 'admin.setUserStatus',
   method: 'PUT',
   path: '/home/admin/users/:userId/status',
-  summary: "Change a user's status (suspend, ban, forbid withdrawals, reactivate); audited.",
+  summary:
+    "Change a user's status (suspend, ban, forbid withdrawals, reactivate); audited. A suspension or ban ends the user's live connections. The answer shows contacts as the caller's roles read them (ADR 0023).",
   caller: 'staff',
   staffRoles: ['admin', 'support', 'compliance'],
   params: z.object({ userId: idSchema }),
-  body: z.object({ status: z.enum(userStatuses), reason: z.string().trim().min(3).max(500) }),
+  body: z.object({ status: z.enum(userStatuses), reason: plainText(500).min(3) }),
   data: publicUserSchema,
   errors: ['PERMISSION_DENIED', 'RECORD_NOT_FOUND'],
 });
@@ -110,7 +160,7 @@ export const listNotificationsContract = defineContract({
     'The notification outbox, newest first: what Keel sent or would send. With no mail server or SMS provider configured, messages (codes included) stay here for staff. Every view is audited.',
   caller: 'staff',
   staffRoles: ['admin', 'support'],
-  query: pageQuerySchema.extend({ target: z.string().trim().max(254).optional() }),
+  query: pageQuerySchema.extend({ target: typedText(254).optional() }),
   data: z.object({ items: z.array(notificationSchema), total: z.number().int() }),
   errors: ['PERMISSION_DENIED'],
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { typedText } from '../common.ts';
 import { defineContract } from '../contract.ts';
 
 /** The user's account types (spec section 3). */
@@ -6,7 +7,7 @@ export const userAccountKinds = ['coin', 'fiat', 'innovation', 'defi', 'leverage
 export const userAccountKindSchema = z.enum(userAccountKinds);
 export const assetCodeSchema = z.enum(['USDT', 'BTC', 'ETH']);
 /** Amounts travel as decimal strings, never as JSON numbers (ADR 0004). */
-export const decimalAmountSchema = z.string().trim().max(64).describe('decimal string, e.g. "12.5"');
+export const decimalAmountSchema = typedText(64).describe('decimal string, e.g. "12.5"');
 
 export const accountBalanceSchema = z.object({
   kind: userAccountKindSchema,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineContract } from '../contract.ts';
-import { localeSchema, passwordSchema, publicUserSchema, usernameSchema } from '../common.ts';
+import { localeSchema, passwordSchema, publicUserSchema, secretText, typedText, usernameSchema } from '../common.ts';
 
 const sessionData = z.object({
   token: z.string().describe('opaque session token; send it in the Authorization header'),
@@ -11,7 +11,7 @@ const sessionData = z.object({
 
 /** Where a code is sent: an e-mail address or a phone (SMS). */
 export const codeChannelSchema = z.enum(['email', 'sms']);
-export const verificationCodeSchema = z.string().trim().max(12).describe('the 6-digit code that was sent');
+export const verificationCodeSchema = typedText(12).describe('the 6-digit code that was sent');
 
 export const registerContract = defineContract({
   id: 'auth.register',
@@ -24,13 +24,13 @@ export const registerContract = defineContract({
   body: z
     .object({
       username: usernameSchema.optional(),
-      email: z.string().trim().max(254).optional(),
-      phone: z.string().trim().max(32).optional(),
+      email: typedText(254).optional(),
+      phone: typedText(32).optional(),
       code: verificationCodeSchema.optional(),
       password: passwordSchema,
-      confirmPassword: z.string().max(128),
+      confirmPassword: secretText(128),
       agreement: z.literal(true, { error: 'the user agreement must be accepted' }),
-      inviteCode: z.string().trim().max(16).optional(),
+      inviteCode: typedText(16).optional(),
       language: localeSchema.optional(),
     })
     .refine((body) => [body.username, body.email, body.phone].filter((each) => each !== undefined && each !== '').length === 1, {
@@ -59,7 +59,7 @@ export const sendCodeContract = defineContract({
   rateLimited: true,
   body: z.object({
     channel: codeChannelSchema,
-    target: z.string().trim().max(254),
+    target: typedText(254),
     purpose: z.enum(['register', 'reset_password']),
     language: localeSchema.optional(),
   }),
@@ -77,10 +77,10 @@ export const resetPasswordContract = defineContract({
   rateLimited: true,
   body: z.object({
     channel: codeChannelSchema,
-    target: z.string().trim().max(254),
+    target: typedText(254),
     code: verificationCodeSchema,
     password: passwordSchema,
-    confirmPassword: z.string().max(128),
+    confirmPassword: secretText(128),
   }),
   data: z.null(),
   errors: ['WRONG_VERIFICATION_CODE', 'PASSWORDS_INCONSISTENT', 'WRONG_PHONE_NUMBER', 'TOO_MANY_REQUESTS'],
@@ -91,13 +91,13 @@ export const loginContract = defineContract({
   method: 'POST',
   path: '/home/auth/login',
   summary:
-    'Log in by username, e-mail or phone (+ and digits) and password; answers with a session. Repeated failures for one account name slow down, then lock it for 30 minutes (429 with Retry-After).',
+    'Log in by username, e-mail or phone (+ and digits) and password; answers with a session. Failures are counted per account name and client address (an IPv6 /64 is one address): 3 are free, then each try waits 1, 2, 4 … s, and the 10th locks that address out of that name for 30 minutes — at the 5th while the name has 20 failures in the hour from all addresses (ADR 0018; 429 with data.retryAfterSeconds and Retry-After).',
   caller: 'public',
   rateLimited: true,
   body: z.object({
-    account: z.string().trim().max(64),
-    password: z.string().max(128),
-    totp: z.string().trim().max(12).optional().describe('the authenticator code, for accounts with two-step login'),
+    account: typedText(64),
+    password: secretText(128),
+    totp: typedText(12).optional().describe('the authenticator code, for accounts with two-step login'),
     agreement: z.literal(true, { error: 'the user agreement must be accepted' }),
   }),
   data: sessionData,

@@ -1,20 +1,14 @@
 import { z } from 'zod';
 import { defineContract } from '../contract.ts';
-import { idSchema, pageQuerySchema } from '../common.ts';
+import { idSchema, multilineText, pageQuerySchema, plainText, secretText } from '../common.ts';
 import { decimalAmountSchema } from '../assets/assets.contracts.ts';
+import { twoPersonReasonSchema } from '../admin/two-person.contracts.ts';
 
 /**
  * Fiat P2P (issue 6): sell ads whose quantity sits in escrow (a ledger hold), and orders against
  * them: awaiting payment (0) → paid (1) → released (2), or cancelled. The fiat moves outside Keel.
  * Only USDT is traded in this first part (the spec's currency symbol).
  */
-
-const plainText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max)
-    .regex(/^[^\p{Cc}<>]*$/u, 'no control characters or angle brackets');
 
 export const p2pOrderStatuses = ['awaiting_payment', 'paid', 'released', 'cancelled', 'appealing', 'refunded'] as const;
 
@@ -205,9 +199,9 @@ export const releaseP2pOrderContract = defineContract({
   caller: 'user',
   idempotent: true,
   params: z.object({ orderId: idSchema }),
-  body: z.object({ paymentPassword: z.string().max(64) }),
+  body: z.object({ paymentPassword: secretText(64) }),
   data: p2pOrderSchema,
-  errors: [...stepErrors, 'PAYMENT_PASSWORD_NOT_SET', 'WRONG_PAYMENT_PASSWORD', 'TOO_MANY_REQUESTS'],
+  errors: [...stepErrors, 'PAYMENT_PASSWORD_NOT_SET', 'WRONG_PAYMENT_PASSWORD', 'PAYMENT_PASSWORD_LOCKED', 'TOO_MANY_REQUESTS'],
 });
 
 export const appealP2pOrderContract = defineContract({
@@ -258,7 +252,8 @@ export const sendP2pChatContract = defineContract({
   caller: 'user',
   params: z.object({ orderId: idSchema }),
   body: z
-    .object({ text: z.string().trim().min(1).max(1000).optional(), uploadId: z.string().regex(/^\d{1,19}$/).optional() })
+    // Markup is allowed in the text: it is always shown as text.
+    .object({ text: multilineText(1000).min(1).optional(), uploadId: idSchema.optional() })
     .refine((body) => (body.text === undefined) !== (body.uploadId === undefined), { message: 'send a text or an image, one of them', path: ['text'] }),
   data: p2pChatMessageSchema,
   errors: ['RECORD_NOT_FOUND', 'TOO_MANY_ITEMS'],
@@ -308,9 +303,19 @@ export const p2pAppealSchema = z.object({
   reason: z.string(),
   openedAt: z.string(),
   resolution: z.enum(['release', 'refund']).nullable(),
+  /** Who carried the resolution out (the second member, when two were needed). */
   resolvedBy: z.string().nullable(),
   resolvedAt: z.string().nullable(),
+  /** The note both sides read. */
   note: z.string().nullable(),
+  /**
+   * When two support members are needed: the outcome the first one proposed, with their note, who
+   * and when. A different member asking for the same outcome carries it out; the other outcome
+   * replaces the proposal (ADR 0022). Kept after the resolution.
+   */
+  proposal: z.object({ outcome: z.enum(['release', 'refund']), note: z.string(), staff: z.string(), at: z.string() }).nullable(),
+  /** Why two members are needed (null while one may resolve it alone). */
+  twoPersonReason: twoPersonReasonSchema.nullable(),
   chat: z.array(staffChatMessageSchema),
 });
 
@@ -331,14 +336,14 @@ export const resolveP2pAppealContract = defineContract({
   method: 'POST',
   path: '/home/admin/p2p/appeals/:orderId/resolve',
   summary:
-    'Resolve an appeal: release the escrow to the buyer (less the fee) or refund it to the seller, with a note both sides read. Staff choose only between these two; no amount is typed. Needs an Idempotency-Key header.',
+    'Resolve an appeal: release the escrow to the buyer (less the fee) or refund it to the seller, with a note both sides read. Staff choose only between these two; no amount is typed. When the two-person rule applies (above the published appeal threshold, or past the per-staff or per-user limit) the first member only proposes the outcome, and a different member asking for the same outcome carries it out. Needs an Idempotency-Key header.',
   caller: 'staff',
   staffRoles: appealRoles,
   idempotent: true,
   params: z.object({ orderId: idSchema }),
   body: z.object({ outcome: z.enum(['release', 'refund']), note: plainText(500).pipe(z.string().min(3, 'a note both sides will read')) }),
   data: p2pAppealSchema,
-  errors: ['PERMISSION_DENIED', 'RECORD_NOT_FOUND', 'ORDER_STATE_CHANGED', 'IDEMPOTENCY_KEY_REQUIRED'],
+  errors: ['PERMISSION_DENIED', 'RECORD_NOT_FOUND', 'ORDER_STATE_CHANGED', 'SECOND_APPROVER_REQUIRED', 'IDEMPOTENCY_KEY_REQUIRED'],
 });
 
 export const getStaffChatImageContract = defineContract({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { accountBalanceSchema, assetCodeSchema, decimalAmountSchema, userAccountKindSchema } from '../assets/assets.contracts.ts';
+import { idSchema } from '../common.ts';
 import { defineContract } from '../contract.ts';
 import { recordedTickSchema } from '../market/market.contracts.ts';
 
@@ -53,7 +54,7 @@ export const executeSwapContract = defineContract({
     'Execute a quote at its rate. An expired quote is refused with a fresh quote in `data.freshQuote`. Needs an Idempotency-Key header.',
   caller: 'user',
   idempotent: true,
-  body: z.object({ quoteId: z.string().regex(/^\d{1,19}$/) }),
+  body: z.object({ quoteId: idSchema }),
   data: z.object({
     entryId: z.string(),
     quote: swapQuoteSchema,

@@ -1,17 +1,12 @@
 import { z } from 'zod';
 import { codeChannelSchema, verificationCodeSchema } from '../auth/auth.contracts.ts';
 import { defineContract } from '../contract.ts';
-import { passwordSchema, publicUserSchema } from '../common.ts';
+import { idSchema, passwordSchema, plainText, publicUserSchema, secretText, typedText } from '../common.ts';
 
 export const contactMethodKinds = ['phone', 'email', 'telegram', 'whatsapp', 'wechat', 'line', 'other'] as const;
 export const contactMethodSchema = z.object({
   kind: z.enum(contactMethodKinds),
-  value: z
-    .string()
-    .trim()
-    .min(2)
-    .max(64)
-    .regex(/^[^\p{Cc}<>]+$/u, 'no control characters or angle brackets'),
+  value: plainText(64).min(2),
 });
 
 export const securityOverviewSchema = z.object({
@@ -24,6 +19,15 @@ export const securityOverviewSchema = z.object({
   /** A published rule: withdrawals wait 24 h after the login password changes. */
   loginPasswordChangedAt: z.string().nullable(),
   withdrawalsLockedUntil: z.string().nullable().describe('ISO time until which withdrawals are locked, or null'),
+  /** A published rule (ADR 0018): wrong payment passwords lock it; where the user stands now. */
+  paymentPasswordLock: z
+    .object({
+      maxFailures: z.number().int().describe('wrong payment passwords within 24 h that lock it'),
+      lockMinutes: z.number().int().describe('how long it then stays locked'),
+      failuresLeft: z.number().int().describe('wrong ones the user may still make before it locks'),
+      lockedUntil: z.string().nullable().describe('ISO time until which it is locked, or null'),
+    })
+    .describe('the payment-password lock: the rule and where the user stands'),
   contactMethods: z.array(contactMethodSchema),
 });
 
@@ -44,12 +48,7 @@ export const setNicknameContract = defineContract({
   summary: 'Set the nickname; it can be set only once (spec sections 3 and 4).',
   caller: 'user',
   body: z.object({
-    nickname: z
-      .string()
-      .trim()
-      .min(2)
-      .max(20)
-      .regex(/^[^\p{Cc}<>]+$/u, 'no control characters or angle brackets'),
+    nickname: plainText(20).min(2),
   }),
   data: publicUserSchema,
   errors: ['NICKNAME_ALREADY_SET'],
@@ -62,7 +61,7 @@ export const changeLoginPasswordContract = defineContract({
   summary: "Change the login password. Every other session ends; withdrawals lock for 24 h (a published rule).",
   caller: 'user',
   rateLimited: true,
-  body: z.object({ oldPassword: z.string().max(128), password: passwordSchema, confirmPassword: z.string().max(128) }),
+  body: z.object({ oldPassword: secretText(128), password: passwordSchema, confirmPassword: secretText(128) }),
   data: z.null(),
   errors: ['WRONG_ORIGINAL_PASSWORD', 'PASSWORDS_INCONSISTENT', 'TOO_MANY_REQUESTS'],
 });
@@ -78,13 +77,13 @@ export const setPaymentPasswordContract = defineContract({
   caller: 'user',
   rateLimited: true,
   body: z.object({
-    loginPassword: z.string().max(128).optional().describe('to set it the first time'),
-    oldPaymentPassword: z.string().max(12).optional().describe('to change it'),
+    loginPassword: secretText(128).optional().describe('to set it the first time'),
+    oldPaymentPassword: secretText(12).optional().describe('to change it'),
     paymentPassword: paymentPasswordSchema,
-    confirmPaymentPassword: z.string().max(12),
+    confirmPaymentPassword: secretText(12),
   }),
   data: z.null(),
-  errors: ['WRONG_LOGIN_PASSWORD', 'WRONG_PAYMENT_PASSWORD', 'PASSWORDS_INCONSISTENT', 'TOO_MANY_REQUESTS'],
+  errors: ['WRONG_LOGIN_PASSWORD', 'WRONG_PAYMENT_PASSWORD', 'PAYMENT_PASSWORD_LOCKED', 'PASSWORDS_INCONSISTENT', 'TOO_MANY_REQUESTS'],
 });
 
 export const sendContactCodeContract = defineContract({
@@ -94,7 +93,7 @@ export const sendContactCodeContract = defineContract({
   summary: 'Send a code to an e-mail address or phone the user wants to bind (or change to).',
   caller: 'user',
   rateLimited: true,
-  body: z.object({ channel: codeChannelSchema, target: z.string().trim().max(254) }),
+  body: z.object({ channel: codeChannelSchema, target: typedText(254) }),
   data: z.object({ expiresAtMs: z.number().int(), resendAfterMs: z.number().int() }),
   errors: ['PHONE_OR_EMAIL_REGISTERED', 'WRONG_PHONE_NUMBER', 'EMAIL_REQUIRED', 'PHONE_REQUIRED', 'TOO_MANY_REQUESTS'],
 });
@@ -105,7 +104,7 @@ export const bindContactContract = defineContract({
   path: '/home/user/contact',
   summary: 'Bind or change the e-mail address or phone with the code sent to it.',
   caller: 'user',
-  body: z.object({ channel: codeChannelSchema, target: z.string().trim().max(254), code: verificationCodeSchema }),
+  body: z.object({ channel: codeChannelSchema, target: typedText(254), code: verificationCodeSchema }),
   data: publicUserSchema,
   errors: ['WRONG_VERIFICATION_CODE', 'PHONE_OR_EMAIL_REGISTERED', 'WRONG_PHONE_NUMBER'],
 });
@@ -157,7 +156,7 @@ export const endSessionContract = defineContract({
   path: '/home/user/sessions/:sessionId',
   summary: "End one of the user's sessions (log a device out).",
   caller: 'user',
-  params: z.object({ sessionId: z.string().regex(/^\d{1,19}$/) }),
+  params: z.object({ sessionId: idSchema }),
   data: z.null(),
   errors: ['RECORD_NOT_FOUND'],
 });
@@ -191,7 +190,7 @@ export const disableTotpContract = defineContract({
   summary: 'Turn two-step login off, with the login password and a current code.',
   caller: 'user',
   rateLimited: true,
-  body: z.object({ password: z.string().max(128), code: verificationCodeSchema }),
+  body: z.object({ password: secretText(128), code: verificationCodeSchema }),
   data: z.null(),
   errors: ['WRONG_LOGIN_PASSWORD', 'WRONG_VERIFICATION_CODE', 'TOO_MANY_REQUESTS'],
 });

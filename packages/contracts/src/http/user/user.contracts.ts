@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineContract } from '../contract.ts';
-import { localeSchema, publicUserSchema } from '../common.ts';
+import { idSchema, localeSchema, publicUserSchema } from '../common.ts';
 
 export const unreadContract = defineContract({
   id: 'user.unread',
@@ -58,7 +58,7 @@ export const markMessagesReadContract = defineContract({
   path: '/home/user/messages/read',
   summary: 'Mark the messages up to and including `upToId` read (the list marks what it has shown).',
   caller: 'user',
-  body: z.object({ upToId: z.string().regex(/^\d{1,19}$/) }),
+  body: z.object({ upToId: idSchema }),
   data: z.object({ unread: z.number().int() }),
   errors: [],
 });

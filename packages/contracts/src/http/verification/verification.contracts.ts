@@ -1,16 +1,9 @@
 import { MAX_IMAGE_BYTES } from '@keel/domain';
 import { z } from 'zod';
 import { defineContract } from '../contract.ts';
-import { idSchema, pageQuerySchema } from '../common.ts';
+import { idSchema, multilineText, pageQuerySchema, plainText, typedText } from '../common.ts';
 
-const text = (max: number) =>
-  z
-    .string()
-    .trim()
-    .min(1, 'this field is required')
-    .max(max)
-    .regex(/^[^\p{Cc}<>]+$/u, 'no control characters or angle brackets');
-const uploadIdSchema = z.string().regex(/^\d{1,19}$/, 'an upload id');
+const text = (max: number) => plainText(max).min(1, 'this field is required');
 
 export const uploadPurposes = ['verification', 'deposit_proof', 'chat'] as const;
 export const verificationLevels = ['identity', 'advanced'] as const;
@@ -37,7 +30,7 @@ export const getUploadContract = defineContract({
   path: '/home/uploads/:uploadId',
   summary: 'One of your own uploaded images (the decrypted, cleaned bytes).',
   caller: 'user',
-  params: z.object({ uploadId: uploadIdSchema }),
+  params: z.object({ uploadId: idSchema }),
   binaryAnswer: { description: 'the image' },
   data: z.unknown(),
   errors: ['RECORD_NOT_FOUND'],
@@ -66,10 +59,10 @@ export const verificationStatusContract = defineContract({
 });
 
 const photos = {
-  frontUploadId: uploadIdSchema,
-  backUploadId: uploadIdSchema,
-  holdingUploadId: uploadIdSchema,
-  extraUploadId: uploadIdSchema.optional(),
+  frontUploadId: idSchema,
+  backUploadId: idSchema,
+  holdingUploadId: idSchema,
+  extraUploadId: idSchema.optional(),
 };
 
 export const identityFieldsSchema = z.object({
@@ -86,7 +79,7 @@ export const identityFieldsSchema = z.object({
 export const advancedFieldsSchema = z.object({
   occupation: text(100),
   income: text(100).describe('annual income band or amount, as the user states it'),
-  contactPhone: z.string().trim().max(32),
+  contactPhone: typedText(32),
 });
 
 const submissionAnswer = z.object({ submissionId: z.string(), status: z.literal('in_review') });
@@ -154,7 +147,7 @@ export const getStaffUploadContract = defineContract({
   summary: 'A verification photo, for compliance review. Every view is written to the audit log.',
   caller: 'staff',
   staffRoles: reviewRoles,
-  params: z.object({ uploadId: uploadIdSchema }),
+  params: z.object({ uploadId: idSchema }),
   binaryAnswer: { description: 'the image' },
   data: z.unknown(),
   errors: ['RECORD_NOT_FOUND', 'PERMISSION_DENIED'],
@@ -167,9 +160,9 @@ export const decideVerificationContract = defineContract({
   summary: 'Approve or reject (with the reason the user will read) a submission in review. Audited; the user gets a system message.',
   caller: 'staff',
   staffRoles: reviewRoles,
-  params: z.object({ submissionId: uploadIdSchema }),
+  params: z.object({ submissionId: idSchema }),
   body: z
-    .object({ decision: z.enum(['approve', 'reject']), reason: z.string().trim().max(500).optional() })
+    .object({ decision: z.enum(['approve', 'reject']), reason: multilineText(500).optional() })
     .refine((body) => body.decision === 'approve' || (body.reason ?? '').length > 0, {
       path: ['reason'],
       message: 'a rejection needs the reason the user will read',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineContract } from '../contract.ts';
-import { idSchema, pageQuerySchema } from '../common.ts';
+import { twoPersonReasonSchema } from '../admin/two-person.contracts.ts';
+import { idSchema, pageQuerySchema, plainText, typedText } from '../common.ts';
 import { depositStatuses, depositViewSchema, walletChannelSchema, withdrawalStatuses, withdrawalViewSchema } from './wallet.contracts.ts';
 
 /**
@@ -16,9 +17,11 @@ const staffApprovalSchema = z.object({ staff: z.string(), at: z.string() });
 const queueUserFields = {
   userId: idSchema,
   userName: z.string(),
-  /** What the approvals need: 1, or 2 above the two-person threshold. */
+  /** What the approvals need: 1, or 2 when the two-person rule applies (set on creation, or raised at the first approval). */
   approvalsRequired: z.number().int(),
   firstApproval: staffApprovalSchema.nullable(),
+  /** Why a second staff member must approve (null while one may decide alone). */
+  twoPersonReason: twoPersonReasonSchema.nullable(),
   decidedBy: z.string().nullable(),
   usdtValue: z.string(),
 };
@@ -32,7 +35,7 @@ export const staffWithdrawalSchema = withdrawalViewSchema.extend({
 const queueQuery = pageQuerySchema.extend({
   channel: walletChannelSchema.optional(),
   /** A user id, or a fragment of username, e-mail or phone. */
-  user: z.string().trim().max(64).optional(),
+  user: typedText(64).optional(),
 });
 
 export const listStaffDepositsContract = defineContract({
@@ -75,7 +78,7 @@ export const getDepositProofContract = defineContract({
 const decisionBody = z
   .object({
     decision: z.enum(['approve', 'reject']),
-    reason: z.string().trim().max(500).regex(/^[^\p{Cc}<>]*$/u, 'no control characters or angle brackets').optional(),
+    reason: plainText(500).optional(),
   })
   .refine((body) => body.decision === 'approve' || (body.reason ?? '').length >= 3, {
     path: ['reason'],
@@ -87,7 +90,7 @@ export const decideDepositContract = defineContract({
   method: 'POST',
   path: '/home/admin/deposits/:depositId/decision',
   summary:
-    'Approve (the amount the user reported is credited through the ledger) or reject with a reason shown to the user. Above the two-person threshold a second staff member must approve. Needs an Idempotency-Key header.',
+    'Approve (the amount the user reported is credited through the ledger) or reject with a reason shown to the user. When the two-person rule applies (worth more than the threshold, or past the per-staff or per-user limit within the window; ADR 0022) the first approval is only recorded, with the reason, and the approval of a different staff member carries it out. Needs an Idempotency-Key header.',
   caller: 'staff',
   staffRoles: financeRoles,
   idempotent: true,
@@ -126,7 +129,7 @@ export const decideWithdrawalContract = defineContract({
   method: 'POST',
   path: '/home/admin/withdrawals/:withdrawalId/decision',
   summary:
-    'Approve a pending withdrawal for broadcast, or reject it with a reason (the held amount and fee return to the user). Above the two-person threshold a second staff member must approve. Needs an Idempotency-Key header.',
+    'Approve a pending withdrawal for broadcast, or reject it with a reason (the held amount and fee return to the user). When the two-person rule applies (worth more than the threshold, or past the per-staff or per-user limit within the window; ADR 0022) the first approval is only recorded, with the reason, and the approval of a different staff member carries it out. Needs an Idempotency-Key header.',
   caller: 'staff',
   staffRoles: financeRoles,
   idempotent: true,
@@ -146,7 +149,7 @@ export const completeWithdrawalContract = defineContract({
   staffRoles: financeRoles,
   idempotent: true,
   params: z.object({ withdrawalId: idSchema }),
-  body: z.object({ txHash: z.string().trim().min(1).max(100) }),
+  body: z.object({ txHash: typedText(100).min(1) }),
   data: staffWithdrawalSchema,
   errors: ['PERMISSION_DENIED', 'RECORD_NOT_FOUND', 'NOT_PENDING_REVIEW', 'TX_HASH_ALREADY_USED', 'IDEMPOTENCY_KEY_REQUIRED'],
 });
@@ -161,7 +164,7 @@ export const failWithdrawalContract = defineContract({
   staffRoles: financeRoles,
   idempotent: true,
   params: z.object({ withdrawalId: idSchema }),
-  body: z.object({ reason: z.string().trim().min(3).max(500).regex(/^[^\p{Cc}<>]*$/u, 'no control characters or angle brackets') }),
+  body: z.object({ reason: plainText(500).min(3) }),
   data: staffWithdrawalSchema,
   errors: ['PERMISSION_DENIED', 'RECORD_NOT_FOUND', 'NOT_PENDING_REVIEW', 'IDEMPOTENCY_KEY_REQUIRED'],
 });

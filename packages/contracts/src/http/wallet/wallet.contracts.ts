@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineContract } from '../contract.ts';
-import { idSchema, pageQuerySchema } from '../common.ts';
+import { idSchema, pageQuerySchema, plainText, secretText, typedText } from '../common.ts';
 import { assetCodeSchema, decimalAmountSchema } from '../assets/assets.contracts.ts';
+import { twoPersonRuleSchema } from '../admin/two-person.contracts.ts';
 
 /**
  * The wallet (issue 5): deposit channels and addresses, deposit requests, the withdrawal address
@@ -15,13 +16,6 @@ export const walletChannelSchema = z.enum(walletChannelIds);
 export type WalletChannelId = (typeof walletChannelIds)[number];
 export const walletNetworkSchema = z.enum(['bitcoin', 'ethereum', 'tron']);
 
-const plainText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max)
-    .regex(/^[^\p{Cc}<>]*$/u, 'no control characters or angle brackets');
-
 export const channelViewSchema = z.object({
   id: walletChannelSchema,
   asset: assetCodeSchema,
@@ -34,6 +28,8 @@ export const channelViewSchema = z.object({
   /** The published fixed network fee of a withdrawal on this channel, in the asset. */
   withdrawFee: z.string(),
   withdrawMin: z.string(),
+  /** The largest amount one deposit report may name (a sanity cap); above it "amount out of range" with `data.max`. */
+  depositMax: z.string(),
 });
 
 /** The published withdrawal rules (decisions page 1.3): the same values the server enforces. */
@@ -48,6 +44,8 @@ export const withdrawalRulesSchema = z.object({
   passwordChangeLockHours: z.number().int(),
   /** Withdrawals and deposits worth more than this need the approval of two different staff members. */
   twoPersonReviewAboveUsdt: z.string(),
+  /** The whole two-person rule (ADR 0022): also cumulative, per staff member and per user over a window. */
+  twoPersonReview: twoPersonRuleSchema,
 });
 
 export const walletStandingSchema = z.object({
@@ -122,8 +120,8 @@ export const createDepositContract = defineContract({
   body: z.object({
     channel: walletChannelSchema.optional(),
     amount: decimalAmountSchema,
-    txHash: z.string().trim().min(1, 'this field is required').max(100),
-    proofUploadId: z.string().regex(/^\d{1,19}$/, 'an upload id').optional(),
+    txHash: typedText(100).min(1, 'this field is required'),
+    proofUploadId: idSchema.optional(),
   }),
   data: depositViewSchema,
   errors: ['SELECT_RECHARGE_CHANNEL', 'WRONG_AMOUNT', 'TX_HASH_ALREADY_USED', 'DEPOSIT_ADDRESS_UNAVAILABLE', 'RECORD_NOT_FOUND', 'IDEMPOTENCY_KEY_REQUIRED'],
@@ -179,7 +177,7 @@ export const addWithdrawalAddressContract = defineContract({
   caller: 'user',
   body: z.object({
     network: walletNetworkSchema,
-    address: z.string().trim().min(1, 'this field is required').max(120),
+    address: typedText(120).min(1, 'this field is required'),
     label: plainText(40).default(''),
   }),
   data: withdrawalAddressSchema,
@@ -237,7 +235,7 @@ export const createWithdrawalContract = defineContract({
     channel: walletChannelSchema,
     addressId: idSchema,
     amount: decimalAmountSchema,
-    paymentPassword: z.string().max(64),
+    paymentPassword: secretText(64),
   }),
   data: withdrawalViewSchema,
   errors: [
@@ -246,6 +244,7 @@ export const createWithdrawalContract = defineContract({
     'INSUFFICIENT_BALANCE',
     'PAYMENT_PASSWORD_NOT_SET',
     'WRONG_PAYMENT_PASSWORD',
+    'PAYMENT_PASSWORD_LOCKED',
     'IDENTITY_VERIFICATION_REQUIRED',
     'WITHDRAWAL_IMPOSSIBLE',
     'DAILY_WITHDRAWAL_COUNT_LIMIT',
@@ -324,7 +323,7 @@ export const addBankCardContract = defineContract({
   caller: 'user',
   body: z.object({
     realName: plainText(100).pipe(z.string().min(2, 'this field is required')),
-    phone: z.string().trim().min(1, 'this field is required').max(32),
+    phone: typedText(32).min(1, 'this field is required'),
     bankName: plainText(100).pipe(z.string().min(2, 'this field is required')),
     bankAccount: z
       .string()
@@ -335,7 +334,7 @@ export const addBankCardContract = defineContract({
       .trim()
       .toUpperCase()
       .regex(/^[A-Z]{4}0[A-Z0-9]{6}$/, 'an IFSC code: 4 letters, 0, then 6 letters or digits'),
-    email: z.string().trim().min(1, 'this field is required').max(254),
+    email: typedText(254).min(1, 'this field is required'),
   }),
   data: bankCardSchema,
   errors: ['WRONG_PHONE_NUMBER', 'ALREADY_ADDED', 'TOO_MANY_ITEMS'],

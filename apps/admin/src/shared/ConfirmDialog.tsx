@@ -1,0 +1,42 @@
+import { useI18n } from './i18n.tsx';
+import { ErrorAlert } from './ErrorAlert.tsx';
+
+/** Asks before a staff action takes effect, saying what it will do; the action runs only on confirm. */
+export function ConfirmDialog({
+  title,
+  text,
+  confirmLabel,
+  danger,
+  busy,
+  error,
+  onConfirm,
+  onCancel,
+}: {
+  title: string;
+  text: string;
+  confirmLabel: string;
+  danger?: boolean;
+  busy: boolean;
+  error: string | null;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const { t } = useI18n();
+  return (
+    <div className="dialog-backdrop">
+      <div className="card dialog" role="alertdialog" aria-modal="true" aria-labelledby="confirm-title" aria-describedby="confirm-text">
+        <h3 id="confirm-title">{title}</h3>
+        <p id="confirm-text">{text}</p>
+        <ErrorAlert message={error} />
+        <div className="row">
+          <button type="button" className="secondary" onClick={onCancel}>
+            {t('admin.common.cancel')}
+          </button>
+          <button type="button" className={danger ? 'danger' : undefined} onClick={onConfirm} disabled={busy}>
+            {confirmLabel}
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

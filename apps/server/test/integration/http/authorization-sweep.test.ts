@@ -1,0 +1,557 @@
+import { allContracts, type Contract, type ErrorKey, errorCatalogue, staffRoles } from '@keel/contracts';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postAd, trader } from '../../helpers/p2p.ts';
+import { idFieldsOf, registeredRoutes, routeKey, valuesOfField } from '../../helpers/routes.ts';
+import { createStaff, createTestApp, registerViaApi, type TestApp } from '../../helpers/test-app.ts';
+import { bindAddress, call, fund, TEST_XPUB, type WalletUser } from '../../helpers/wallet.ts';
+
+// Issue 13, "tests that keep each class out": an authorization sweep generated from the routes the
+// server registers. Alice (a user) owns a real object of every kind a route can name by id, and
+// Sally (a staff member) owns staff sessions. For every registered route that takes an id (a path
+// parameter, or a query or body field that names an object), Mallory — a second user — and, for
+// staff routes, every staff role the contract does not allow and a plain user token, call it with
+// the owners' ids and are refused exactly as for an id nobody has; every staff token is refused a
+// user route; a staff member's own things are refused to every other staff member; afterwards
+// everything of Alice's and Sally's reads as before. A staff role the contract allows is
+// owner-independent by design: it is checked only not to be refused by role. A registered route
+// that takes an id and has no case here (and is not on the short reviewed list below) fails the
+// sweep, so a route added later cannot skip it.
+
+const UNKNOWN_ID = '987654321';
+const USER_REFUSAL: ErrorKey = 'RECORD_NOT_FOUND';
+
+/** The owners' objects by kind (Alice's, and Sally's `staff…`); `UNKNOWN` gives every kind an id nobody has. */
+const objectKinds = [
+  'user',
+  'session',
+  'verificationUpload',
+  'submission',
+  'depositProof',
+  'deposit',
+  'address',
+  'withdrawal',
+  'card',
+  'ad',
+  'p2pOrder',
+  'chatText',
+  'chatImage',
+  'chatImageUnappealed',
+  'chatUpload',
+  'optionOrder',
+  'quote',
+  'message',
+  'staff',
+  'staffSession',
+] as const;
+type Objects = Record<(typeof objectKinds)[number], string>;
+const UNKNOWN = Object.fromEntries(objectKinds.map((kind) => [kind, UNKNOWN_ID])) as Objects;
+
+/** The attackers' own objects, for requests that mix one of theirs with one of the owners'. */
+interface OwnObjects {
+  /** Mallory's order (she buys from Alice's ad). */
+  p2pOrder: string;
+  /** A staff member other than Sally. */
+  staffMember: string;
+}
+
+interface Attempt {
+  url: string;
+  body?: unknown;
+}
+
+interface SweepCase {
+  /** The requests, built from Alice's ids (and, to compare, from ids nobody has) and the attacker's own objects. */
+  attempts: (alice: Objects, own: OwnObjects) => Attempt[];
+  /** User routes: who attacks. Mallory is verified; `newcomer` is a user who is not, for steps only they can take. */
+  attacker?: 'mallory' | 'newcomer';
+  /**
+   * User routes: the answer, when it is not a refusal. `scoped` = the call acts on the caller's
+   * own records only, so it succeeds and must leave Alice's untouched.
+   */
+  answer?: 'scoped';
+  /** Staff routes: requests that even an allowed role gets answered as for an id nobody has (outside what the role reviews). */
+  outsideRoleScope?: (alice: Objects, own: OwnObjects) => Attempt[];
+  /** Staff routes on a member's own things (Sally's): every other staff member, whatever the role, is refused as for an id nobody has. */
+  staffOwned?: true;
+}
+
+const dataPng = () => sharp({ create: { width: 16, height: 16, channels: 3, background: { r: 9, g: 8, b: 7 } } }).png().toBuffer();
+
+const identityBody = { realName: 'Mallory Example', country: 'DE', address: 'Musterstraße 1, Berlin', idType: 'passport', idNumber: 'C01X00T47' };
+const advancedBody = { occupation: 'engineer', income: '50000 EUR', contactPhone: '+4915112345678' };
+const photos = (id: string) => ({ frontUploadId: id, backUploadId: id, holdingUploadId: id });
+const adEdit = { fiat: 'INR', price: '90.00', min: '10', max: '200', paymentWindowMinutes: 15, contact: 'UPI mallory@bank', remark: 'edited', remaining: '100' };
+
+/** The sweep, keyed "METHOD /path" exactly as registered. */
+const CASES: Record<string, SweepCase> = {
+  // Account and security
+  'DELETE /home/user/sessions/:sessionId': { attempts: (a) => [{ url: `/home/user/sessions/${a.session}` }] },
+  'POST /home/user/messages/read': { attempts: (a) => [{ url: '/home/user/messages/read', body: { upToId: a.message } }], answer: 'scoped' },
+  // Uploads and verification
+  'GET /home/uploads/:uploadId': {
+    attempts: (a) => [{ url: `/home/uploads/${a.verificationUpload}` }, { url: `/home/uploads/${a.depositProof}` }, { url: `/home/uploads/${a.chatUpload}` }],
+  },
+  'POST /home/verification/identity': {
+    attacker: 'newcomer',
+    attempts: (a) => [{ url: '/home/verification/identity', body: { ...identityBody, ...photos(a.verificationUpload), extraUploadId: a.verificationUpload } }],
+  },
+  'POST /home/verification/advanced': {
+    attempts: (a) => [{ url: '/home/verification/advanced', body: { ...advancedBody, ...photos(a.verificationUpload), extraUploadId: a.verificationUpload } }],
+  },
+  'GET /home/admin/uploads/:uploadId': {
+    attempts: (a) => [{ url: `/home/admin/uploads/${a.verificationUpload}` }],
+    // Compliance reads verification photos only: not a deposit screenshot, not a chat image.
+    outsideRoleScope: (a) => [{ url: `/home/admin/uploads/${a.depositProof}` }, { url: `/home/admin/uploads/${a.chatUpload}` }],
+  },
+  'POST /home/admin/verifications/:submissionId/decision': {
+    attempts: (a) => [{ url: `/home/admin/verifications/${a.submission}/decision`, body: { decision: 'approve' } }],
+  },
+  // Staff accounts (admins manage them; each member their own sessions)
+  'PUT /home/admin/staff/:staffId/roles': { attempts: (a) => [{ url: `/home/admin/staff/${a.staff}/roles`, body: { roles: ['admin'] } }] },
+  'POST /home/admin/staff/:staffId/disable': { attempts: (a) => [{ url: `/home/admin/staff/${a.staff}/disable` }] },
+  'POST /home/admin/staff/:staffId/enable': { attempts: (a) => [{ url: `/home/admin/staff/${a.staff}/enable` }] },
+  'POST /home/admin/staff/:staffId/password-reset': { attempts: (a) => [{ url: `/home/admin/staff/${a.staff}/password-reset` }] },
+  'GET /home/admin/staff/:staffId/sessions': { attempts: (a) => [{ url: `/home/admin/staff/${a.staff}/sessions` }] },
+  'DELETE /home/admin/staff/:staffId/sessions/:sessionId': {
+    attempts: (a) => [{ url: `/home/admin/staff/${a.staff}/sessions/${a.staffSession}` }],
+    // Sally's session named under another member's account is not that member's.
+    outsideRoleScope: (a, own) => [{ url: `/home/admin/staff/${own.staffMember}/sessions/${a.staffSession}` }],
+  },
+  'DELETE /home/admin/me/sessions/:sessionId': { attempts: (a) => [{ url: `/home/admin/me/sessions/${a.staffSession}` }], staffOwned: true },
+  // Staff user management
+  'PUT /home/admin/users/:userId/status': {
+    attempts: (a) => [{ url: `/home/admin/users/${a.user}/status`, body: { status: 'banned', reason: 'sweep attempt' } }],
+  },
+  // Swap
+  'POST /home/assets/swap': { attempts: (a) => [{ url: '/home/assets/swap', body: { quoteId: a.quote } }] },
+  // Wallet
+  'POST /home/wallet/deposits': {
+    attempts: (a) => [{ url: '/home/wallet/deposits', body: { channel: 'USDT-TRC20', amount: '10', txHash: '8'.repeat(64), proofUploadId: a.depositProof } }],
+  },
+  'GET /home/wallet/deposits/:depositId': { attempts: (a) => [{ url: `/home/wallet/deposits/${a.deposit}` }] },
+  'DELETE /home/wallet/addresses/:addressId': { attempts: (a) => [{ url: `/home/wallet/addresses/${a.address}` }] },
+  'POST /home/wallet/withdrawals': {
+    attempts: (a) => [{ url: '/home/wallet/withdrawals', body: { channel: 'USDT-TRC20', addressId: a.address, amount: '100', paymentPassword: '135790' } }],
+  },
+  'GET /home/wallet/withdrawals/:withdrawalId': { attempts: (a) => [{ url: `/home/wallet/withdrawals/${a.withdrawal}` }] },
+  'POST /home/wallet/withdrawals/:withdrawalId/cancel': { attempts: (a) => [{ url: `/home/wallet/withdrawals/${a.withdrawal}/cancel` }] },
+  'DELETE /home/wallet/bank-cards/:cardId': { attempts: (a) => [{ url: `/home/wallet/bank-cards/${a.card}` }] },
+  'GET /home/admin/deposits': { attempts: (a) => [{ url: `/home/admin/deposits?user=${a.user}` }] },
+  'GET /home/admin/deposits/:depositId': { attempts: (a) => [{ url: `/home/admin/deposits/${a.deposit}` }] },
+  'GET /home/admin/deposits/:depositId/proof': { attempts: (a) => [{ url: `/home/admin/deposits/${a.deposit}/proof` }] },
+  'POST /home/admin/deposits/:depositId/decision': {
+    attempts: (a) => [{ url: `/home/admin/deposits/${a.deposit}/decision`, body: { decision: 'approve' } }],
+  },
+  'GET /home/admin/withdrawals': { attempts: (a) => [{ url: `/home/admin/withdrawals?user=${a.user}` }] },
+  'GET /home/admin/withdrawals/:withdrawalId': { attempts: (a) => [{ url: `/home/admin/withdrawals/${a.withdrawal}` }] },
+  'POST /home/admin/withdrawals/:withdrawalId/decision': {
+    attempts: (a) => [{ url: `/home/admin/withdrawals/${a.withdrawal}/decision`, body: { decision: 'approve' } }],
+  },
+  'POST /home/admin/withdrawals/:withdrawalId/complete': {
+    attempts: (a) => [{ url: `/home/admin/withdrawals/${a.withdrawal}/complete`, body: { txHash: 'a'.repeat(64) } }],
+  },
+  'POST /home/admin/withdrawals/:withdrawalId/fail': {
+    attempts: (a) => [{ url: `/home/admin/withdrawals/${a.withdrawal}/fail`, body: { reason: 'sweep attempt' } }],
+  },
+  // P2P
+  'PUT /home/p2p/ads/:adId': { attempts: (a) => [{ url: `/home/p2p/ads/${a.ad}`, body: adEdit }] },
+  'POST /home/p2p/ads/:adId/close': { attempts: (a) => [{ url: `/home/p2p/ads/${a.ad}/close` }] },
+  'GET /home/p2p/orders/:orderId': { attempts: (a) => [{ url: `/home/p2p/orders/${a.p2pOrder}` }] },
+  'POST /home/p2p/orders/:orderId/paid': { attempts: (a) => [{ url: `/home/p2p/orders/${a.p2pOrder}/paid` }] },
+  'POST /home/p2p/orders/:orderId/cancel': { attempts: (a) => [{ url: `/home/p2p/orders/${a.p2pOrder}/cancel` }] },
+  'POST /home/p2p/orders/:orderId/release': {
+    // Mallory's own, correct payment password: only the order decides.
+    attempts: (a) => [{ url: `/home/p2p/orders/${a.p2pOrder}/release`, body: { paymentPassword: '135790' } }],
+  },
+  'POST /home/p2p/orders/:orderId/appeal': {
+    attempts: (a) => [{ url: `/home/p2p/orders/${a.p2pOrder}/appeal`, body: { reason: 'the other side did not pay' } }],
+  },
+  'GET /home/p2p/orders/:orderId/chat': { attempts: (a) => [{ url: `/home/p2p/orders/${a.p2pOrder}/chat` }] },
+  'POST /home/p2p/orders/:orderId/chat': {
+    attempts: (a, own) => [
+      { url: `/home/p2p/orders/${a.p2pOrder}/chat`, body: { text: 'hello from outside' } },
+      // Alice's chat picture, sent in Mallory's own order.
+      { url: `/home/p2p/orders/${own.p2pOrder}/chat`, body: { uploadId: a.chatUpload } },
+    ],
+  },
+  'POST /home/p2p/orders/:orderId/chat/:messageId/withdraw': {
+    attempts: (a, own) => [
+      { url: `/home/p2p/orders/${a.p2pOrder}/chat/${a.chatText}/withdraw` },
+      // Alice's message named through an order Mallory is a party of (Alice sells in both).
+      { url: `/home/p2p/orders/${own.p2pOrder}/chat/${a.chatText}/withdraw` },
+    ],
+  },
+  'GET /home/p2p/orders/:orderId/chat/:messageId/image': {
+    attempts: (a, own) => [
+      { url: `/home/p2p/orders/${a.p2pOrder}/chat/${a.chatImage}/image` },
+      { url: `/home/p2p/orders/${own.p2pOrder}/chat/${a.chatImage}/image` },
+    ],
+  },
+  'POST /home/admin/p2p/appeals/:orderId/resolve': {
+    attempts: (a) => [{ url: `/home/admin/p2p/appeals/${a.p2pOrder}/resolve`, body: { outcome: 'release', note: 'sweep attempt' } }],
+  },
+  'GET /home/admin/p2p/chat/:messageId/image': {
+    attempts: (a) => [{ url: `/home/admin/p2p/chat/${a.chatImage}/image` }],
+    // Support sees chat images of orders under appeal only; a text message has no image.
+    outsideRoleScope: (a) => [{ url: `/home/admin/p2p/chat/${a.chatImageUnappealed}/image` }, { url: `/home/admin/p2p/chat/${a.chatText}/image` }],
+  },
+  // Contracts
+  'GET /home/options/orders/:orderId': { attempts: (a) => [{ url: `/home/options/orders/${a.optionOrder}` }] },
+  'GET /home/admin/options/orders': { attempts: (a) => [{ url: `/home/admin/options/orders?userId=${a.user}` }] },
+};
+
+/**
+ * Reviewed routes that take an id where the id is not an object only its owner may use, each with
+ * the reason. Keep this list short: anything owned by someone needs a case above.
+ */
+const REVIEWED_NOT_OWNED: Record<string, string> = {
+  'POST /home/p2p/orders':
+    'adId names a sell ad, a public offer in the ad list: placing an order on another user’s ad is what the route is for (the seller cannot buy from their own ad: p2p-orders tests)',
+};
+
+/** Registered routes outside the API (no contract): none names an object. A new one with a path parameter fails the sweep. */
+const NON_API_ROUTES: Record<string, string> = {
+  'GET /healthz': 'health check: no session, no input',
+  'GET /ws': 'WebSocket: a user authenticates inside with the session token and receives only their own events (realtime tests)',
+  'GET /openapi.json': 'public API document',
+  'GET /docs': 'public API reference page',
+  'OPTIONS *': 'CORS preflight',
+};
+
+const contracts = allContracts as readonly Contract[];
+const contractByKey = new Map(contracts.map((contract) => [routeKey(contract), contract]));
+const idTaking = contracts.filter((contract) => idFieldsOf(contract).length > 0);
+const withoutIds = contracts.filter((contract) => idFieldsOf(contract).length === 0);
+
+function whySkipped(contract: Contract): string {
+  if (contract.caller === 'public') return 'public: no session, nothing of anyone’s is named';
+  if (contract.caller === 'user') return 'takes no id: acts on the session’s own user only';
+  return 'staff, takes no id: names no one’s object';
+}
+
+let t: TestApp;
+let alice: WalletUser;
+let mallory: WalletUser;
+let sally: string;
+let newcomer: WalletUser;
+let objects: Objects;
+let own: OwnObjects;
+/** One staff member per role, holding only that role. */
+const staffTokens = new Map<string, string>();
+let baseline: unknown;
+let nowMs = Date.UTC(2026, 10, 24, 12, 0, 0);
+
+interface Answer {
+  status: number;
+  code?: number;
+  msg?: string;
+  data?: unknown;
+  file?: true;
+}
+
+async function send(method: string, attempt: Attempt, token: string): Promise<Answer> {
+  const response = await t.app.inject({
+    method: method as 'GET',
+    url: attempt.url,
+    headers: { authorization: token, 'idempotency-key': `sweep-${crypto.randomUUID()}` },
+    ...(attempt.body === undefined ? {} : { payload: attempt.body as Record<string, unknown> }),
+  });
+  if (!String(response.headers['content-type'] ?? '').startsWith('application/json')) return { status: response.statusCode, file: true };
+  const { code, msg, data } = response.json() as { code: number; msg: string; data: unknown };
+  return { status: response.statusCode, code, msg, data };
+}
+
+const refusal = (key: ErrorKey) => ({ status: errorCatalogue[key].status, code: errorCatalogue[key].status, msg: errorCatalogue[key].msg });
+
+async function upload(user: WalletUser, purpose: 'verification' | 'deposit_proof' | 'chat') {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: `/home/uploads/image?purpose=${purpose}`,
+    headers: { authorization: user.token, 'content-type': 'image/png' },
+    payload: await dataPng(),
+  });
+  const id = (response.json() as { data?: { uploadId?: string } }).data?.uploadId;
+  if (!id) throw new Error(`setup: upload ${purpose}: ${response.body}`);
+  return id;
+}
+
+async function ok(answer: Promise<{ code: number; msg: string; data: unknown }>, what: string) {
+  const settled = await answer;
+  if (settled.code !== 200) throw new Error(`setup: ${what}: ${settled.msg} ${JSON.stringify(settled.data)}`);
+  // biome-ignore lint/suspicious/noExplicitAny: setup reads ids out of answers shaped by the contracts.
+  return settled.data as any;
+}
+
+/** Everything of Alice's, read as Alice through the API, plus her quote (which has no read route); Sally's account and sessions as Sally. */
+async function ownersState() {
+  const read = async (url: string, token = alice.token) => {
+    const answer = await call(t.app, 'GET', url, token);
+    return { code: answer.code, data: answer.data };
+  };
+  const uploadStatus = async (id: string) => (await t.app.inject({ url: `/home/uploads/${id}`, headers: { authorization: alice.token } })).statusCode;
+  const reads = {
+    me: read('/home/user/me'),
+    sessions: read('/home/user/sessions'),
+    verification: read('/home/verification'),
+    accounts: read('/home/assets/accounts'),
+    records: read('/home/assets/records'),
+    deposit: read(`/home/wallet/deposits/${objects.deposit}`),
+    withdrawal: read(`/home/wallet/withdrawals/${objects.withdrawal}`),
+    addresses: read('/home/wallet/addresses'),
+    cards: read('/home/wallet/bank-cards'),
+    ads: read('/home/p2p/ads?mine=true'),
+    order: read(`/home/p2p/orders/${objects.p2pOrder}`),
+    chat: read(`/home/p2p/orders/${objects.p2pOrder}/chat`),
+    optionOrder: read(`/home/options/orders/${objects.optionOrder}`),
+    messages: read('/home/user/messages'),
+    uploads: Promise.all([objects.verificationUpload, objects.depositProof, objects.chatUpload].map(uploadStatus)),
+    quote: t.db.query('SELECT * FROM swap_quotes WHERE id = $1', [objects.quote]),
+    sally: read('/home/admin/me', sally),
+    sallySessions: read('/home/admin/me/sessions', sally),
+  };
+  const values = await Promise.all(Object.values(reads));
+  return Object.fromEntries(Object.keys(reads).map((name, index) => [name, values[index]]));
+}
+
+beforeAll(async () => {
+  t = await createTestApp({ DEPOSIT_XPUB_TRON: TEST_XPUB }, { market: true, now: () => new Date(nowMs) });
+  // Each table's ids in a range of their own, so an id of one kind is never also a valid id of
+  // another: a route reading the wrong table, or the cross-check below, cannot pass by chance.
+  const sequences = await t.db.query<{ name: string }>(
+    `SELECT c.relname AS name FROM pg_class c WHERE c.relkind = 'S' AND c.relnamespace = current_schema()::regnamespace ORDER BY c.relname`,
+  );
+  for (const [index, sequence] of sequences.entries()) await t.db.query('SELECT setval($1::regclass, $2)', [sequence.name, (index + 1) * 1_000_000]);
+  alice = await trader(t.app, t.db, 'alicesweep1', '1000');
+  const bob = await trader(t.app, t.db, 'bobsweep01', '100');
+  mallory = await trader(t.app, t.db, 'mallorysweep1', '1000');
+  newcomer = await registerViaApi(t.app, 'newcomersweep1').then((session) => ({ ...session, username: 'newcomersweep1' }));
+  await fund(t.db, alice.userId, 'USDT', '500', 'options');
+  for (const role of staffRoles) staffTokens.set(role, await createStaff(t.app, t.db, `sweep${role}`, [role]));
+  sally = await createStaff(t.app, t.db, 'sweepsally', ['support']);
+
+  const aliceUpload = await upload(alice, 'verification');
+  const submission = await ok(
+    call(t.app, 'POST', '/home/verification/advanced', alice.token, { ...advancedBody, contactPhone: '+4915112345679', ...photos(aliceUpload) }),
+    'advanced verification',
+  );
+  const depositProof = await upload(alice, 'deposit_proof');
+  const deposit = await ok(
+    call(t.app, 'POST', '/home/wallet/deposits', alice.token, { channel: 'USDT-TRC20', amount: '10', txHash: '7'.repeat(64), proofUploadId: depositProof }),
+    'deposit',
+  );
+  const address = await bindAddress(t.app, t.db, alice, 'tron', { usableNow: true });
+  const withdrawal = await ok(
+    call(t.app, 'POST', '/home/wallet/withdrawals', alice.token, { channel: 'USDT-TRC20', addressId: address, amount: '100', paymentPassword: '135790' }),
+    'withdrawal',
+  );
+  const card = await ok(
+    call(t.app, 'POST', '/home/wallet/bank-cards', alice.token, {
+      realName: 'Alice Example',
+      phone: '+4915112345678',
+      bankName: 'Example Bank',
+      bankAccount: '123456789',
+      ifsc: 'EXMP0123456',
+      email: 'alice@example.com',
+    }),
+    'bank card',
+  );
+  const ad = await postAd(t.app, alice, '300');
+  // Alice sells to Bob; Bob pays and, after the payment window, appeals (support staff see the
+  // chat images of appealed orders only). Mallory buys from Alice too: her own order.
+  const p2pOrder = await ok(call(t.app, 'POST', '/home/p2p/orders', bob.token, { adId: ad.id, quantity: '20' }), 'order of Bob');
+  const malloryOrder = await ok(call(t.app, 'POST', '/home/p2p/orders', mallory.token, { adId: ad.id, quantity: '20' }), 'order of Mallory');
+  await ok(call(t.app, 'POST', `/home/p2p/orders/${p2pOrder.id}/paid`, bob.token), 'paid');
+  nowMs += 16 * 60_000;
+  await ok(call(t.app, 'POST', `/home/p2p/orders/${p2pOrder.id}/appeal`, bob.token, { reason: 'the seller does not release' }), 'appeal');
+  const chatText = await ok(call(t.app, 'POST', `/home/p2p/orders/${p2pOrder.id}/chat`, alice.token, { text: 'pay to UPI alice@bank' }), 'chat text');
+  const chatUpload = await upload(alice, 'chat');
+  const chatImage = await ok(call(t.app, 'POST', `/home/p2p/orders/${p2pOrder.id}/chat`, alice.token, { uploadId: chatUpload }), 'chat image');
+  const chatImageUnappealed = await ok(
+    call(t.app, 'POST', `/home/p2p/orders/${malloryOrder.id}/chat`, alice.token, { uploadId: await upload(alice, 'chat') }),
+    'chat image, no appeal',
+  );
+  await t.market!.record([{ symbol: 'BTC/USDT', price: '50000', atMs: nowMs }]);
+  await ok(call(t.app, 'POST', '/home/options/disclosure', alice.token, { version: 1 }), 'disclosure');
+  const optionOrder = await ok(
+    call(t.app, 'POST', '/home/options/orders', alice.token, { symbol: 'BTC/USDT', direction: 'up', cycleSeconds: 30, amount: '100' }),
+    'option order',
+  );
+  const quote = await ok(call(t.app, 'POST', '/home/assets/swap/quote', alice.token, { fromAsset: 'USDT', toAsset: 'BTC', amount: '10' }), 'swap quote');
+  const sessions = await ok(call(t.app, 'GET', '/home/user/sessions', alice.token), 'sessions');
+  const messages = await ok(call(t.app, 'GET', '/home/user/messages', alice.token), 'messages');
+  const unreadMessage = messages.items.find((item: { read: boolean }) => !item.read);
+  if (!unreadMessage) throw new Error('setup: Alice has no unread system message');
+  const sallyAccount = await ok(call(t.app, 'GET', '/home/admin/me', sally), 'Sally');
+  const sallySessions = await ok(call(t.app, 'GET', '/home/admin/me/sessions', sally), 'Sally’s sessions');
+  const contentMember = await ok(call(t.app, 'GET', '/home/admin/me', staffTokens.get('content')!), 'content member');
+
+  objects = {
+    user: alice.userId,
+    session: sessions.items[0].id,
+    verificationUpload: aliceUpload,
+    submission: submission.submissionId,
+    depositProof,
+    deposit: deposit.id,
+    address,
+    withdrawal: withdrawal.id,
+    card: card.id,
+    ad: ad.id,
+    p2pOrder: p2pOrder.id,
+    chatText: chatText.id,
+    chatImage: chatImage.id,
+    chatImageUnappealed: chatImageUnappealed.id,
+    chatUpload,
+    optionOrder: optionOrder.id,
+    quote: quote.quoteId,
+    message: unreadMessage.id,
+    staff: sallyAccount.id,
+    staffSession: sallySessions.items[0].id,
+  };
+  own = { p2pOrder: malloryOrder.id, staffMember: contentMember.id };
+  for (const [kind, id] of Object.entries(objects)) if (!/^[1-9]\d*$/.test(String(id)) || id === UNKNOWN_ID) throw new Error(`setup: no ${kind}`);
+  baseline = await ownersState();
+});
+afterAll(() => t?.close());
+
+describe('authorization sweep over the registered routes', () => {
+  it('every registered route that takes an id has a case here, or is reviewed as naming nothing anyone owns', () => {
+    const registered = registeredRoutes(t.app.printRoutes({ commonPrefix: false }));
+    // Every API route is a contract, so its inputs are known, and every contract is registered
+    // (which also proves the route tree was read whole).
+    const api = registered.filter((route) => route.split(' ')[1]!.startsWith('/home/'));
+    expect(api.filter((route) => !contractByKey.has(route))).toEqual([]);
+    expect([...contractByKey.keys()].filter((route) => !registered.includes(route))).toEqual([]);
+    // Outside the API: reviewed, or without anything in the path that could carry an id.
+    const others = registered.filter((route) => !api.includes(route) && !(route in NON_API_ROUTES));
+    expect(others.filter((route) => /[:*]/.test(route)), 'routes outside the API with a path parameter').toEqual([]);
+    const needCase = api.filter((route) => idFieldsOf(contractByKey.get(route)!).length > 0);
+    const missing = needCase.filter((route) => !(route in CASES) && !(route in REVIEWED_NOT_OWNED));
+    expect(missing, 'routes that take an id but have no case in the authorization sweep').toEqual([]);
+    // No stale entries: each case and reviewed route is registered and takes an id.
+    expect(Object.keys(CASES).filter((route) => !needCase.includes(route))).toEqual([]);
+    expect(Object.keys(REVIEWED_NOT_OWNED).filter((route) => !needCase.includes(route))).toEqual([]);
+  });
+
+  it('each case puts one of Alice’s ids in every id input of its route', () => {
+    const alicesIds = new Set(Object.values(objects));
+    for (const [route, sweepCase] of Object.entries(CASES)) {
+      const contract = contractByKey.get(route);
+      if (!contract) continue; // reported by the test above
+      const attempts = sweepCase.attempts(objects, own);
+      for (const field of idFieldsOf(contract)) {
+        const values = attempts.flatMap((attempt) => valuesOfField(contract.path, attempt, field));
+        expect(
+          values.some((value) => alicesIds.has(value)),
+          `${route}: ${field.location}.${field.name}`,
+        ).toBe(true);
+      }
+      // And the comparison requests name nothing of Alice's.
+      for (const attempt of sweepCase.attempts(UNKNOWN, own)) {
+        for (const field of idFieldsOf(contract)) expect(valuesOfField(contract.path, attempt, field).filter((value) => alicesIds.has(value))).toEqual([]);
+      }
+    }
+  });
+
+  describe.each(idTaking.filter((contract) => routeKey(contract) in CASES).map((contract) => [routeKey(contract), contract] as const))('%s', (route, contract) => {
+    const sweepCase = CASES[route]!;
+
+    if (contract.caller === 'user') {
+      it(`${sweepCase.attacker ?? 'mallory'} gets ${sweepCase.answer === 'scoped' ? 'only her own records' : USER_REFUSAL}, as for an id nobody has; every staff role gets 401; the owners' records unchanged`, async () => {
+        const attacker = sweepCase.attacker === 'newcomer' ? newcomer : mallory;
+        const withAlices = sweepCase.attempts(objects, own);
+        const withUnknown = sweepCase.attempts(UNKNOWN, own);
+        for (const [index, attempt] of withAlices.entries()) {
+          const answer = await send(contract.method, attempt, attacker.token);
+          const unknown = await send(contract.method, withUnknown[index]!, attacker.token);
+          if (sweepCase.answer === 'scoped') {
+            expect(answer, attempt.url).toMatchObject({ status: 200, code: 200 });
+            expect(unknown, attempt.url).toMatchObject({ status: 200, code: 200 });
+          } else {
+            expect(answer, attempt.url).toMatchObject(refusal(USER_REFUSAL));
+            expect(answer, `${attempt.url}: the same answer as for an id nobody has`).toEqual(unknown);
+          }
+          for (const [role, token] of staffTokens) {
+            const staffAnswer = await send(contract.method, attempt, token);
+            expect(staffAnswer, `${role} on ${attempt.url}`).toMatchObject(refusal('TOKEN_NOT_FOUND'));
+            expect(staffAnswer).toEqual(await send(contract.method, withUnknown[index]!, token));
+          }
+        }
+        expect(await ownersState()).toEqual(baseline);
+      });
+    }
+
+    if (contract.caller === 'staff') {
+      const allowed = contract.staffRoles?.length ? contract.staffRoles : staffRoles;
+      const refused = staffRoles.filter((role) => !allowed.includes(role));
+      it(`a user token gets 401 and ${refused.length ? refused.join(', ') : 'no role'} ${refused.length ? 'get' : 'gets'} PERMISSION_DENIED, as for an id nobody has; the owners' records unchanged`, async () => {
+        const withAlices = sweepCase.attempts(objects, own);
+        const withUnknown = sweepCase.attempts(UNKNOWN, own);
+        for (const [index, attempt] of withAlices.entries()) {
+          const asUser = await send(contract.method, attempt, mallory.token);
+          expect(asUser, attempt.url).toMatchObject(refusal('TOKEN_NOT_FOUND'));
+          expect(asUser).toEqual(await send(contract.method, withUnknown[index]!, mallory.token));
+          for (const role of refused) {
+            const answer = await send(contract.method, attempt, staffTokens.get(role)!);
+            expect(answer, `${role} on ${attempt.url}`).toMatchObject(refusal('PERMISSION_DENIED'));
+            expect(answer).toEqual(await send(contract.method, withUnknown[index]!, staffTokens.get(role)!));
+          }
+        }
+        expect(await ownersState()).toEqual(baseline);
+      });
+
+      if (sweepCase.staffOwned) {
+        it(`every other staff member (${allowed.join(', ')}) gets RECORD_NOT_FOUND, as for an id nobody has; Sally's unchanged`, async () => {
+          const withUnknown = sweepCase.attempts(UNKNOWN, own);
+          for (const [index, attempt] of sweepCase.attempts(objects, own).entries()) {
+            for (const role of allowed) {
+              const answer = await send(contract.method, attempt, staffTokens.get(role)!);
+              expect(answer, `${role} on ${attempt.url}`).toMatchObject(refusal('RECORD_NOT_FOUND'));
+              expect(answer).toEqual(await send(contract.method, withUnknown[index]!, staffTokens.get(role)!));
+            }
+          }
+          expect(await ownersState()).toEqual(baseline);
+        });
+        return;
+      }
+
+      it(`${allowed.join(', ')}: not refused by role (owner-independent staff access)`, async () => {
+        // Reads run on Alice's objects; a change runs on an id nobody has, so it reaches the
+        // lookup (past the role check) and changes nothing.
+        const attempts = contract.method === 'GET' ? sweepCase.attempts(objects, own) : sweepCase.attempts(UNKNOWN, own);
+        for (const role of allowed) {
+          for (const attempt of attempts) {
+            const answer = await send(contract.method, attempt, staffTokens.get(role)!);
+            if (contract.method === 'GET') expect(answer, `${role} on ${attempt.url}`).toMatchObject({ status: 200 });
+            else expect(answer, `${role} on ${attempt.url}`).toMatchObject(refusal('RECORD_NOT_FOUND'));
+          }
+          const outsideUnknown = sweepCase.outsideRoleScope?.(UNKNOWN, own) ?? [];
+          for (const [index, attempt] of (sweepCase.outsideRoleScope?.(objects, own) ?? []).entries()) {
+            const answer = await send(contract.method, attempt, staffTokens.get(role)!);
+            expect(answer, `${role} on ${attempt.url}`).toMatchObject(refusal('RECORD_NOT_FOUND'));
+            expect(answer).toEqual(await send(contract.method, outsideUnknown[index]!, staffTokens.get(role)!));
+          }
+        }
+        expect(await ownersState()).toEqual(baseline);
+      });
+    }
+  });
+
+  describe('reviewed: takes an id, but of nothing only its owner may use', () => {
+    it.each(Object.entries(REVIEWED_NOT_OWNED))('%s — %s', (route) => {
+      expect(idTaking.map(routeKey)).toContain(route);
+    });
+  });
+
+  describe('skipped: outside the API', () => {
+    it.each(Object.entries(NON_API_ROUTES))('%s — %s', (route) => {
+      expect(registeredRoutes(t.app.printRoutes({ commonPrefix: false }))).toContain(route);
+    });
+  });
+
+  describe('skipped: takes no id', () => {
+    it.each(withoutIds.map((contract) => [routeKey(contract), whySkipped(contract)]))('%s — %s', (route) => {
+      expect(idFieldsOf(contractByKey.get(route)!)).toEqual([]);
+    });
+  });
+});

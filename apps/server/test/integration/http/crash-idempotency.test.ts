@@ -1,0 +1,414 @@
+import { randomBytes } from 'node:crypto';
+import { allContracts } from '@keel/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SimulatedCrash } from '../../../src/http/route.ts';
+import {
+  claimIdempotencyKey,
+  findIdempotentAnswer,
+  IdempotentAnswerTaken,
+  IN_FLIGHT_TIMEOUT_MS,
+  releaseIdempotencyKey,
+  storeIdempotentAnswer,
+} from '../../../src/persistence/idempotency.store.ts';
+import { checkLedger } from '../../../src/persistence/ledger-check.ts';
+import { adTerms, postAd, trader } from '../../helpers/p2p.ts';
+import { createStaff, createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { bindAddress, type Call, call, fund, TEST_XPUB, walletUser, type WalletUser } from '../../helpers/wallet.ts';
+import { optionsTrader } from '../options/options-helpers.ts';
+
+// Issue 13, defect 2 (ADR 0019): a request commits its effect, then the process dies before the
+// answer reaches the client — the route's seam `afterHandlerCommitted` throws SimulatedCrash, so no
+// answer is stored and the key is not freed, exactly as after a SIGKILL at that moment. The client
+// retries with the same key at once and again after the in-flight window (when a retry may take
+// the key over). Every idempotent contract has a scenario here (a new one without one fails the
+// first test), and each must show: one effect, the first answer (deep equal) to both retries, and
+// a clean ledger check.
+
+let t: TestApp;
+let finance: string;
+let support: string;
+let nowMs = Date.now();
+/** The contract whose next answer is lost, and that answer once it was. */
+let crashNext: string | null = null;
+let lostAnswer: unknown;
+let names = 0;
+const name = (prefix: string) => {
+  names += 1;
+  return `${prefix}${names}x${Date.now().toString(36)}`.slice(0, 30);
+};
+
+beforeAll(async () => {
+  t = await createTestApp(
+    { OPTIONS_PRODUCTS: '30/80/10/5000', DEPOSIT_XPUB_TRON: TEST_XPUB, WITHDRAWAL_DAILY_COUNT: '100' },
+    {
+      market: true,
+      now: () => new Date(nowMs),
+      afterHandlerCommitted: (contractId, answer) => {
+        if (crashNext !== contractId) return;
+        crashNext = null;
+        lostAnswer = answer;
+        throw new SimulatedCrash(contractId);
+      },
+    },
+  );
+  finance = await createStaff(t.app, t.db, 'crashfinance', ['finance']);
+  support = await createStaff(t.app, t.db, 'crashsupport', ['support']);
+});
+afterAll(() => t?.close());
+
+const tick = (symbol: string, price: string) => t.market!.record([{ symbol, price, atMs: nowMs }]);
+const count = async (sql: string, ...params: unknown[]) => (await t.db.query<{ n: number }>(sql, params))[0]!.n;
+const tronTxHash = () => randomBytes(32).toString('hex');
+
+/** A reported deposit of `amount` USDT on TRON, waiting for finance staff. */
+async function reportedDeposit(user: WalletUser, amount = '100') {
+  const answer = await call(t.app, 'POST', '/home/wallet/deposits', user.token, { channel: 'USDT-TRC20', amount, txHash: tronTxHash() });
+  if (answer.code !== 200) throw new Error(`deposit: ${answer.msg}`);
+  return answer.data.id as string;
+}
+
+/** A user with 1,000 USDT, a usable TRON address and a pending withdrawal of 100 USDT. */
+async function pendingWithdrawal() {
+  const user = await walletUser(t.app, t.db, name('crashwd'), { ready: true });
+  await fund(t.db, user.userId, 'USDT', '1000');
+  const addressId = await bindAddress(t.app, t.db, user, 'tron', { usableNow: true });
+  const answer = await call(t.app, 'POST', '/home/wallet/withdrawals', user.token, { channel: 'USDT-TRC20', addressId, amount: '100', paymentPassword: '135790' });
+  if (answer.code !== 200) throw new Error(`withdrawal: ${answer.msg}`);
+  return { user, addressId, withdrawalId: answer.data.id as string };
+}
+
+async function approvedWithdrawal() {
+  const pending = await pendingWithdrawal();
+  const approved = await call(t.app, 'POST', `/home/admin/withdrawals/${pending.withdrawalId}/decision`, finance, { decision: 'approve' });
+  if (approved.data?.status !== 'approved') throw new Error(`approve: ${approved.msg} ${JSON.stringify(approved.data)}`);
+  return pending;
+}
+
+const withdrawalStatus = (id: string) => t.db.query('SELECT status, closing_entry_id::text FROM withdrawals WHERE id = $1', [id]);
+
+/** A seller's ad of 500 USDT and a buyer's order of 100 USDT on it, in `state`. */
+async function p2pOrder(state: 'placed' | 'paid' | 'appealing') {
+  const seller = await trader(t.app, t.db, name('crashsel'), '500');
+  const buyer = await trader(t.app, t.db, name('crashbuy'));
+  const ad = await postAd(t.app, seller, '500');
+  const placed = await call(t.app, 'POST', '/home/p2p/orders', buyer.token, { adId: ad.id, quantity: '100' });
+  if (placed.code !== 200) throw new Error(`order: ${placed.msg}`);
+  const orderId = placed.data.id as string;
+  if (state !== 'placed') await call(t.app, 'POST', `/home/p2p/orders/${orderId}/paid`, buyer.token);
+  if (state === 'appealing') {
+    // An appeal opens once the payment window (15 minutes) has passed again after "paid".
+    nowMs += 16 * 60_000;
+    const appealed = await call(t.app, 'POST', `/home/p2p/orders/${orderId}/appeal`, buyer.token, { reason: 'The seller does not release' });
+    if (appealed.code !== 200) throw new Error(`appeal: ${appealed.msg}`);
+  }
+  return { seller, buyer, ad, orderId };
+}
+
+const orderState = (orderId: string) => t.db.query('SELECT status, closing_entry_id::text FROM p2p_orders WHERE id = $1', [orderId]);
+const adState = (adId: string) => t.db.query('SELECT status, remaining_minor::text, price_fiat_minor::text FROM p2p_ads WHERE id = $1', [adId]);
+
+/** Everything a money-moving or state-changing call can write, as comparable values. */
+async function everything() {
+  const rows = async (sql: string) => JSON.stringify(await t.db.query(sql));
+  return {
+    accounts: await rows('SELECT id::text, available_minor::text, frozen_minor::text FROM ledger_accounts ORDER BY id'),
+    entries: await rows('SELECT count(*)::int AS n FROM journal_entries'),
+    holds: await rows('SELECT id::text, status, amount_minor::text FROM ledger_holds ORDER BY id'),
+    options: await rows('SELECT id::text, status FROM option_orders ORDER BY id'),
+    swaps: await rows('SELECT id::text, executed_entry_id::text FROM swap_quotes ORDER BY id'),
+    ads: await rows('SELECT id::text, status, remaining_minor::text, price_fiat_minor::text FROM p2p_ads ORDER BY id'),
+    orders: await rows('SELECT id::text, status FROM p2p_orders ORDER BY id'),
+    appeals: await rows('SELECT order_id::text, resolution FROM p2p_appeals ORDER BY order_id'),
+    deposits: await rows('SELECT id::text, status, first_approved_by::text FROM deposits ORDER BY id'),
+    withdrawals: await rows('SELECT id::text, status, first_approved_by::text FROM withdrawals ORDER BY id'),
+    messages: await rows('SELECT count(*)::int AS n FROM messages'),
+    audit: await rows('SELECT count(*)::int AS n FROM audit_log'),
+    jobs: await rows('SELECT count(*)::int AS n FROM jobs'),
+  };
+}
+
+interface Scenario {
+  /** The request, sent with the given Idempotency-Key (the same on every try). */
+  send: (key: string) => Promise<Call>;
+  /** The one effect the request has, e.g. how many orders the user has; must move once and only once. */
+  effect: () => Promise<unknown>;
+  /** What the world does while the client waits out the window (the market keeps ticking). */
+  beforeLateRetry?: () => Promise<void>;
+}
+
+const scenarios: Record<string, () => Promise<Scenario>> = {
+  'assets.transfer': async () => {
+    const user = await walletUser(t.app, t.db, name('crashxfer'));
+    await fund(t.db, user.userId, 'USDT', '100');
+    return {
+      send: (key) => call(t.app, 'POST', '/home/assets/transfer', user.token, { fromAccount: 'coin', toAccount: 'options', asset: 'USDT', amount: '25' }, key),
+      effect: () => count(`SELECT count(*)::int AS n FROM journal_entries WHERE reason = 'transfer.internal' AND reference_id = $1`, user.userId),
+    };
+  },
+
+  'wallet.deposit': async () => {
+    const user = await walletUser(t.app, t.db, name('crashdep'));
+    const body = { channel: 'USDT-TRC20', amount: '100', txHash: tronTxHash() };
+    return {
+      send: (key) => call(t.app, 'POST', '/home/wallet/deposits', user.token, body, key),
+      effect: () => count('SELECT count(*)::int AS n FROM deposits WHERE user_id = $1', user.userId),
+    };
+  },
+
+  'wallet.withdraw': async () => {
+    const user = await walletUser(t.app, t.db, name('crashwd'), { ready: true });
+    await fund(t.db, user.userId, 'USDT', '1000');
+    const addressId = await bindAddress(t.app, t.db, user, 'tron', { usableNow: true });
+    const body = { channel: 'USDT-TRC20', addressId, amount: '100', paymentPassword: '135790' };
+    return {
+      send: (key) => call(t.app, 'POST', '/home/wallet/withdrawals', user.token, body, key),
+      effect: () => count('SELECT count(*)::int AS n FROM withdrawals WHERE user_id = $1', user.userId),
+    };
+  },
+
+  'wallet.cancelWithdrawal': async () => {
+    const { user, withdrawalId } = await pendingWithdrawal();
+    return {
+      send: (key) => call(t.app, 'POST', `/home/wallet/withdrawals/${withdrawalId}/cancel`, user.token, undefined, key),
+      effect: () => withdrawalStatus(withdrawalId),
+    };
+  },
+
+  'admin.decideDeposit': async () => {
+    const depositId = await reportedDeposit(await walletUser(t.app, t.db, name('crashdd')));
+    return {
+      send: (key) => call(t.app, 'POST', `/home/admin/deposits/${depositId}/decision`, finance, { decision: 'approve' }, key),
+      effect: () => t.db.query('SELECT status, entry_id::text FROM deposits WHERE id = $1', [depositId]),
+    };
+  },
+
+  'admin.decideWithdrawal': async () => {
+    const { withdrawalId } = await pendingWithdrawal();
+    return {
+      send: (key) => call(t.app, 'POST', `/home/admin/withdrawals/${withdrawalId}/decision`, finance, { decision: 'reject', reason: 'address under review' }, key),
+      effect: () => withdrawalStatus(withdrawalId),
+    };
+  },
+
+  'admin.completeWithdrawal': async () => {
+    const { withdrawalId } = await approvedWithdrawal();
+    const body = { txHash: tronTxHash() };
+    return {
+      send: (key) => call(t.app, 'POST', `/home/admin/withdrawals/${withdrawalId}/complete`, finance, body, key),
+      effect: () => withdrawalStatus(withdrawalId),
+    };
+  },
+
+  'admin.failWithdrawal': async () => {
+    const { withdrawalId } = await approvedWithdrawal();
+    return {
+      send: (key) => call(t.app, 'POST', `/home/admin/withdrawals/${withdrawalId}/fail`, finance, { reason: 'rejected by the network' }, key),
+      effect: () => withdrawalStatus(withdrawalId),
+    };
+  },
+
+  'p2p.postAd': async () => {
+    const seller = await trader(t.app, t.db, name('crashad'), '500');
+    return {
+      send: (key) => call(t.app, 'POST', '/home/p2p/ads', seller.token, { ...adTerms, total: '300' }, key),
+      effect: () => count('SELECT count(*)::int AS n FROM p2p_ads WHERE seller_id = $1', seller.userId),
+    };
+  },
+
+  'p2p.editAd': async () => {
+    const seller = await trader(t.app, t.db, name('crashedit'), '500');
+    const ad = await postAd(t.app, seller, '500');
+    return {
+      send: (key) => call(t.app, 'PUT', `/home/p2p/ads/${ad.id}`, seller.token, { ...adTerms, price: '86.10', remaining: '400' }, key),
+      effect: () => adState(ad.id),
+    };
+  },
+
+  'p2p.closeAd': async () => {
+    const seller = await trader(t.app, t.db, name('crashclose'), '500');
+    const ad = await postAd(t.app, seller, '500');
+    return {
+      send: (key) => call(t.app, 'POST', `/home/p2p/ads/${ad.id}/close`, seller.token, undefined, key),
+      effect: () => adState(ad.id),
+    };
+  },
+
+  'p2p.markPaid': async () => {
+    const { buyer, orderId } = await p2pOrder('placed');
+    return {
+      send: (key) => call(t.app, 'POST', `/home/p2p/orders/${orderId}/paid`, buyer.token, undefined, key),
+      effect: () => orderState(orderId),
+    };
+  },
+
+  'p2p.cancel': async () => {
+    const { buyer, orderId } = await p2pOrder('placed');
+    return {
+      send: (key) => call(t.app, 'POST', `/home/p2p/orders/${orderId}/cancel`, buyer.token, undefined, key),
+      effect: () => orderState(orderId),
+    };
+  },
+
+  'p2p.release': async () => {
+    const { seller, orderId } = await p2pOrder('paid');
+    return {
+      send: (key) => call(t.app, 'POST', `/home/p2p/orders/${orderId}/release`, seller.token, { paymentPassword: '135790' }, key),
+      effect: () => orderState(orderId),
+    };
+  },
+
+  'p2p.appeal': async () => {
+    const { buyer, orderId } = await p2pOrder('paid');
+    nowMs += 16 * 60_000;
+    return {
+      send: (key) => call(t.app, 'POST', `/home/p2p/orders/${orderId}/appeal`, buyer.token, { reason: 'The seller does not release' }, key),
+      effect: () => t.db.query('SELECT o.status, count(a.order_id)::int AS appeals FROM p2p_orders o LEFT JOIN p2p_appeals a ON a.order_id = o.id WHERE o.id = $1 GROUP BY o.status', [orderId]),
+    };
+  },
+
+  'admin.p2pResolve': async () => {
+    const { orderId } = await p2pOrder('appealing');
+    return {
+      send: (key) => call(t.app, 'POST', `/home/admin/p2p/appeals/${orderId}/resolve`, support, { outcome: 'release', note: 'Bank statement shows the payment' }, key),
+      effect: () => t.db.query('SELECT o.status, o.closing_entry_id::text, a.resolution FROM p2p_orders o JOIN p2p_appeals a ON a.order_id = o.id WHERE o.id = $1', [orderId]),
+    };
+  },
+
+  'options.orders.place': async () => {
+    const user = await optionsTrader(t.app, t.db, name('crashopt'), '100');
+    await tick('BTC/USDT', '50000');
+    const body = { symbol: 'BTC/USDT', direction: 'up', cycleSeconds: 30, amount: '40' };
+    return {
+      send: (key) => call(t.app, 'POST', '/home/options/orders', user.token, body, key),
+      effect: () => count('SELECT count(*)::int AS n FROM option_orders WHERE user_id = $1', user.userId),
+      beforeLateRetry: async () => {
+        await tick('BTC/USDT', '50010');
+      },
+    };
+  },
+
+  'p2p.placeOrder': async () => {
+    const seller = await trader(t.app, t.db, name('crashsel'), '500');
+    const buyer = await trader(t.app, t.db, name('crashbuy'));
+    const ad = await postAd(t.app, seller, '500');
+    return {
+      send: (key) => call(t.app, 'POST', '/home/p2p/orders', buyer.token, { adId: ad.id, quantity: '100', remark: '' }, key),
+      effect: () => count('SELECT count(*)::int AS n FROM p2p_orders WHERE buyer_id = $1', buyer.userId),
+    };
+  },
+
+  'assets.swap.execute': async () => {
+    const user = await walletUser(t.app, t.db, name('crashswap'));
+    await fund(t.db, user.userId, 'BTC', '1');
+    await tick('BTC/USDT', '90000');
+    const quote = await call(t.app, 'POST', '/home/assets/swap/quote', user.token, { fromAsset: 'BTC', toAsset: 'USDT', amount: '0.5' });
+    expect(quote.code).toBe(200);
+    return {
+      send: (key) => call(t.app, 'POST', '/home/assets/swap', user.token, { quoteId: quote.data.quoteId }, key),
+      effect: () => count('SELECT count(*)::int AS n FROM swap_quotes WHERE user_id = $1 AND executed_entry_id IS NOT NULL', user.userId),
+      beforeLateRetry: async () => {
+        await tick('BTC/USDT', '90100');
+      },
+    };
+  },
+};
+
+/** Commit, lose the answer, retry at once and after the in-flight window: one effect, the first answer. */
+async function crashThenRetry(contractId: string) {
+  const scenario = await scenarios[contractId]!();
+  const key = `crash-${contractId}-${name('k')}`;
+  const before = { all: await everything(), effect: await scenario.effect() };
+
+  crashNext = contractId;
+  lostAnswer = undefined;
+  const lost = await scenario.send(key);
+  expect(crashNext, 'the request reached its handler and committed').toBeNull();
+  expect(lost).toMatchObject({ code: 500, msg: 'system error' });
+  const firstAnswer = JSON.parse(JSON.stringify(lostAnswer)) as Call;
+  expect(firstAnswer.code, JSON.stringify(firstAnswer)).toBe(200);
+  const afterFirst = { all: await everything(), effect: await scenario.effect() };
+  expect(afterFirst.effect, 'the first request had its effect').not.toEqual(before.effect);
+
+  const immediateRetry = await scenario.send(key);
+  nowMs += IN_FLIGHT_TIMEOUT_MS + 1_000;
+  await scenario.beforeLateRetry?.();
+  const lateRetry = await scenario.send(key);
+  // One comparison, so a failure shows both retries and the effect together.
+  expect({ immediateRetry, lateRetry, effect: await scenario.effect() }).toEqual({ immediateRetry: firstAnswer, lateRetry: firstAnswer, effect: afterFirst.effect });
+  expect(await everything(), 'the retries changed nothing').toEqual(afterFirst.all);
+  expect((await checkLedger(t.db)).problems).toEqual([]);
+}
+
+describe('an idempotent request whose answer was lost after its commit', () => {
+  it('every idempotent contract has a crash scenario here', () => {
+    const idempotent = allContracts.filter((contract) => contract.idempotent).map((contract) => contract.id);
+    expect(idempotent.length).toBeGreaterThan(0);
+    expect(idempotent.filter((id) => !(id in scenarios))).toEqual([]);
+    expect(Object.keys(scenarios).filter((id) => !idempotent.includes(id))).toEqual([]);
+  });
+
+  for (const contractId of Object.keys(scenarios)) {
+    it(`${contractId}: one effect, and both retries answer the first answer`, async () => {
+      await crashThenRetry(contractId);
+    });
+  }
+});
+
+describe('a run whose claim was taken over after the in-flight window', () => {
+  it('through the route: its effect rolls back with the answer it could not commit, and it answers for the run holding the key', async () => {
+    const user = await optionsTrader(t.app, t.db, name('lostclaim'), '100');
+    await tick('BTC/USDT', '50000');
+    const key = `lost-claim-${name('k')}`;
+    // Stands in for a retry that takes the claim over while this run works: the run's own first
+    // write hands the claim to "another run" (a test-only trigger, dropped below).
+    await t.db.exec(`
+      CREATE FUNCTION test_take_claim() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        UPDATE idempotency_requests SET claim_token = 'another run' WHERE idem_key = '${key}';
+        RETURN NEW;
+      END;
+      $$;
+      CREATE TRIGGER test_take_claim AFTER INSERT ON option_orders FOR EACH ROW EXECUTE FUNCTION test_take_claim();`);
+    try {
+      const body = { symbol: 'BTC/USDT', direction: 'up', cycleSeconds: 30, amount: '40' };
+      const answer = await call(t.app, 'POST', '/home/options/orders', user.token, body, key);
+      // The other run has not answered yet: "request in progress", never a 500 and never this run's order.
+      expect(answer).toMatchObject({ code: 409, msg: 'request in progress' });
+    } finally {
+      await t.db.exec('DROP TRIGGER test_take_claim ON option_orders; DROP FUNCTION test_take_claim();');
+    }
+    expect(await count('SELECT count(*)::int AS n FROM option_orders WHERE user_id = $1', user.userId)).toBe(0);
+    expect(await t.db.query(`SELECT available_minor::text, frozen_minor::text FROM ledger_accounts WHERE user_id = $1 AND kind = 'options'`, [user.userId])).toEqual([
+      { available_minor: '100000000', frozen_minor: '0' },
+    ]);
+    expect((await checkLedger(t.db)).problems).toEqual([]);
+  });
+
+  it('can neither commit its answer (nor so its effect), nor overwrite or free the answer of the run that took over', async () => {
+    const user = await walletUser(t.app, t.db, name('takeover'));
+    const request = { scope: `user:${user.userId}`, key: `takeover-${name('k')}`, requestHash: 'same request' };
+    const slow = await claimIdempotencyKey(t.db, { ...request, now: new Date(nowMs) });
+    const retry = await claimIdempotencyKey(t.db, { ...request, now: new Date(nowMs + IN_FLIGHT_TIMEOUT_MS + 1) });
+    if (slow.kind !== 'claimed' || retry.kind !== 'claimed') throw new Error('both runs should have claimed the key');
+    const claimOf = (claim: { claimToken: string }) => ({ scope: request.scope, key: request.key, claimToken: claim.claimToken });
+    const effects = () => count('SELECT count(*)::int AS n FROM messages WHERE title = $1', request.key);
+
+    // The slow run finishes its work and tries to commit it with its answer, as answerInTransaction does.
+    const slowRun = t.db.transaction(async (tx) => {
+      await tx.query(`INSERT INTO messages (user_id, title, body) VALUES ($1, $2, 'the slow run was here')`, [user.userId, request.key]);
+      const body = { code: 200, msg: 'success', data: 'slow' };
+      if (!(await storeIdempotentAnswer(tx, { ...claimOf(slow), status: 200, body }))) throw new IdempotentAnswerTaken(request.scope, request.key);
+    });
+    await expect(slowRun).rejects.toBeInstanceOf(IdempotentAnswerTaken);
+    expect(await effects(), 'its effect rolled back with it').toBe(0);
+    // Its failure handling cannot free the key of the run that took over.
+    await releaseIdempotencyKey(t.db, claimOf(slow));
+    expect((await claimIdempotencyKey(t.db, { ...request, now: new Date(nowMs + IN_FLIGHT_TIMEOUT_MS + 2) }).catch((error: Error) => error.message))).toBe('request in progress');
+
+    expect(await storeIdempotentAnswer(t.db, { ...claimOf(retry), status: 200, body: { code: 200, msg: 'success', data: 'retry' } })).toBe(true);
+    // A late answer of the slow run never overwrites the committed one.
+    expect(await storeIdempotentAnswer(t.db, { ...claimOf(slow), status: 200, body: { code: 200, msg: 'success', data: 'slow' } })).toBe(false);
+    expect(await storeIdempotentAnswer(t.db, { ...claimOf(retry), status: 409, body: { code: 409, msg: 'late', data: null } })).toBe(false);
+    expect(await findIdempotentAnswer(t.db, request)).toEqual({ status: 200, body: { code: 200, msg: 'success', data: 'retry' } });
+  });
+});
