@@ -88,7 +88,7 @@ describe('the Contracts view (read only)', () => {
 
     const finance = await createStaff(server, 'optfinance1', ['finance']);
     const page = await staffPage(finance);
-    await page.getByRole('button', { name: 'Contracts', exact: true }).click();
+    await page.getByRole('link', { name: 'Contracts', exact: true }).click();
     const view = page.getByTestId('options-page');
     expect(await text(view, 'options-read-only')).toContain('No staff action can set a price, a tick or a result');
 
@@ -168,7 +168,8 @@ describe('the Contracts view (read only)', () => {
     await user.fill(trader.userId);
     await view.getByRole('button', { name: 'Filter' }).click();
     await row.waitFor();
-    expect(await view.getByText('1 orders, newest first').count()).toBe(1);
+    // One order, said in the singular (issue 14: it read "1 orders" before ICU plurals).
+    expect(await view.getByText('1 order, newest first').count()).toBe(1);
 
     // Read only: the view's only buttons filter, refresh and page; nothing sets a price, tick or result.
     expect(await view.getByRole('button').allTextContents()).toEqual(['Filter', 'Refresh', 'Previous', 'Next']);
@@ -179,7 +180,7 @@ describe('the Contracts view (read only)', () => {
     expect(order?.status).toBeDefined();
     const support = await createStaff(server, 'optsupport1', ['support']);
     const page = await staffPage(support);
-    await page.getByRole('button', { name: 'Contracts', exact: true }).click();
+    await page.getByRole('link', { name: 'Contracts', exact: true }).click();
     const view = page.getByTestId('options-page');
     const row = view.getByTestId(`option-row-${order.id}`);
     await row.waitFor();
@@ -196,6 +197,6 @@ describe('the Contracts view (read only)', () => {
     await staffContext!.close();
     const compliance = await createStaff(server, 'optcompliance1', ['compliance']);
     const other = await staffPage(compliance);
-    expect(await other.getByRole('button', { name: 'Contracts', exact: true }).count()).toBe(0);
+    expect(await other.getByRole('link', { name: 'Contracts', exact: true }).count()).toBe(0);
   });
 });

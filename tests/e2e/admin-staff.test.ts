@@ -33,14 +33,14 @@ async function newPage(): Promise<Page> {
   return context.newPage();
 }
 
-const navButtons = async (page: Page) => (await page.locator('header nav button').allTextContents()).map((label) => label.trim());
+const navButtons = async (page: Page) => (await page.locator('header nav a').allTextContents()).map((label) => label.trim());
 
 describe('staff accounts in the back-office', () => {
   it('an admin creates a finance member who sets a password, enrols an authenticator, sees only finance pages, and is logged out by a revoke', async () => {
     const admin = await createStaff(server, 'chiefops', ['admin']);
     const adminPage = await newPage();
     await staffLogin(adminPage, admin);
-    await adminPage.getByRole('button', { name: 'Staff', exact: true }).click();
+    await adminPage.getByRole('link', { name: 'Staff', exact: true }).click();
     await adminPage.getByTestId('staff-row-chiefops').waitFor();
 
     // Create with a role: the one-time password is shown once, with a copy button.
@@ -99,14 +99,14 @@ describe('staff accounts in the back-office', () => {
     const nav = await navButtons(memberPage);
     expect(nav).toEqual(expect.arrayContaining(['Deposits', 'Withdrawals', 'My sessions']));
     for (const other of ['Staff', 'Audit log', 'Verifications', 'Outbox', 'Appeals']) expect(nav).not.toContain(other);
-    await memberPage.getByRole('button', { name: 'My sessions' }).click();
+    await memberPage.getByRole('link', { name: 'My sessions' }).click();
     await expect.poll(() => memberPage.getByTestId('sessions-table').locator('tbody tr').count()).toBe(1);
     expect(await memberPage.getByTestId('sessions-table').textContent()).toContain('This session');
 
     // The admin sees the member set up, with one open session, and revokes it after confirming.
     await adminPage.getByRole('button', { name: 'Search' }).click();
     await expect.poll(() => row.getByTestId('staff-state').textContent()).toBe('Active');
-    await row.getByRole('button', { name: 'Sessions' }).click();
+    await row.getByRole('link', { name: 'Sessions' }).click();
     const sessions = adminPage.getByTestId('staff-sessions');
     await sessions.locator('tbody tr').first().waitFor();
     expect(await sessions.locator('tbody tr').count()).toBe(1);
@@ -117,7 +117,7 @@ describe('staff accounts in the back-office', () => {
     await adminPage.getByTestId('sessions-empty').waitFor();
 
     // The member's next action finds the session gone: back to the login form.
-    await memberPage.getByRole('button', { name: 'Withdrawals' }).click();
+    await memberPage.getByRole('link', { name: 'Withdrawals' }).click();
     await memberPage.getByRole('button', { name: 'Log in' }).waitFor();
     expect(await memberPage.evaluate(() => localStorage.getItem('staffToken'))).toBeNull();
 

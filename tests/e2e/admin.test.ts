@@ -51,7 +51,7 @@ describe('back-office', () => {
     const [stored] = await server.db.query<{ status: string }>('SELECT status FROM users WHERE username = $1', [user.username]);
     expect(stored!.status).toBe('suspended');
 
-    await page.getByRole('button', { name: 'Audit log' }).click();
+    await page.getByRole('link', { name: 'Audit log' }).click();
     await expect.poll(() => page.locator('table').textContent()).toContain('card fraud report #42');
     expect(await page.locator('table').textContent()).toContain('user.status.set');
 

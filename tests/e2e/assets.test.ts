@@ -73,9 +73,22 @@ describe('assets tab', () => {
     // The price used is shown with its time and source.
     await page.locator('.prices-used summary').click();
     expect(await text(page, 'price-used-BTC/USDT')).toMatch(/^BTC\/USDT 64,000.12345678 recorded \d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}, source: test-feed$/);
-    // All six account types of spec section 3 are listed, in order.
-    const titles = await page.locator('.account-card-title > span:first-child').allTextContents();
-    expect(titles).toEqual(['Coin account', 'Fiat account', 'Innovation account', 'DeFi account', 'Leveraged account', 'Options account']);
+    // The accounts holding something come first, in the order of spec section 3, the coin account
+    // always (deposits land there); each says in one line what it is for.
+    const titlesIn = (section: string) => page.locator(`[data-testid="${section}"] .account-card-title > span:first-child`).allTextContents();
+    expect(await titlesIn('accounts-shown')).toEqual(['Coin account', 'DeFi account', 'Options account']);
+    expect(await text(page, 'account-coin-purpose')).toBe('Your spot wallet: deposits, withdrawals, exchanges and P2P trades.');
+    expect(await text(page, 'account-defi-purpose')).toBe('Principal of earn products: lock-ups and financial products (not open yet).');
+    expect(await text(page, 'account-options-purpose')).toBe('Short-cycle contracts on the trade tab: stakes are held and paid out here.');
+    // The empty ones are folded until the user opens the fold; the reserved innovation account is not listed.
+    expect(await page.getByTestId('account-fiat').isVisible()).toBe(false);
+    expect(await text(page, 'accounts-folded-toggle')).toBe('Accounts with nothing in them 2');
+    await page.getByTestId('accounts-folded-toggle').click();
+    expect(await titlesIn('accounts-folded')).toEqual(['Fiat account', 'Leveraged account']);
+    expect(await page.getByTestId('balance-fiat-USDT-frozen').isVisible()).toBe(true);
+    expect(await text(page, 'account-fiat-purpose')).toBe('Fiat trading (P2P and C2C); P2P trades use the coin account for now.');
+    expect(await text(page, 'account-leveraged-purpose')).toBe('Margin for leveraged and futures trading (not open yet).');
+    expect(await page.getByTestId('account-innovation').count()).toBe(0);
     // The actions lead to their pages, deposit and withdraw first.
     expect(await page.locator('.asset-action').allTextContents()).toEqual(['Deposit', 'Withdraw', 'Transfer', 'Exchange', 'Records']);
 

@@ -48,9 +48,9 @@ async function fillIdentityForm(page: Page) {
 
 /** Opens the user's submission in the back-office queue. */
 async function openSubmission(page: Page, username: string) {
-  await page.getByRole('button', { name: 'Verifications' }).click();
+  await page.getByRole('link', { name: 'Verifications' }).click();
   const row = page.getByTestId(`verification-row-${username}`);
-  await row.getByRole('button', { name: 'Open' }).click();
+  await row.getByRole('link', { name: 'Open' }).click();
   const detail = page.getByTestId('verification-detail');
   await detail.waitFor();
   return { row, detail };
@@ -171,8 +171,8 @@ describe('identity verification with review', () => {
     expect((await callApi(server, 'POST', '/home/auth/code', null, { channel: 'email', target, purpose: 'register' })).code).toBe(200);
     const staffPage = await staffContext.newPage();
     await staffLogin(staffPage, support);
-    expect(await staffPage.getByRole('button', { name: 'Verifications' }).count()).toBe(0);
-    await staffPage.getByRole('button', { name: 'Outbox' }).click();
+    expect(await staffPage.getByRole('link', { name: 'Verifications' }).count()).toBe(0);
+    await staffPage.getByRole('link', { name: 'Outbox' }).click();
     await staffPage.getByLabel('Filter by e-mail or phone').fill(target.toUpperCase());
     await staffPage.getByRole('button', { name: 'Search' }).click();
     await expect.poll(() => staffPage.locator('tbody tr').count()).toBe(1);

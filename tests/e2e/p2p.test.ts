@@ -1,4 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { jobHandlers } from '../../apps/server/src/jobs/handlers.ts';
 import { JobRunner } from '../../apps/server/src/jobs/runner.ts';
@@ -212,6 +213,16 @@ describe('P2P on one server', () => {
     const answer = 'Ok, <i>waiting</i> & watching';
     const { id: answerId } = await sendFromPage(sellerPage, orderId, answer);
     await seesMessage(buyerPage, answerId, answer);
+    // A photo goes through the chat as an image: both sides fetch it with their session token and
+    // show it from a blob URL.
+    const slip = await sharp({ create: { width: 24, height: 16, channels: 3, background: { r: 200, g: 40, b: 40 } } }).png().toBuffer();
+    await buyerPage.getByTestId('chat-image-input').setInputFiles({ name: 'slip.png', mimeType: 'image/png', buffer: slip });
+    for (const page of [buyerPage, sellerPage]) {
+      const image = page.getByTestId('chat-image').last();
+      await image.waitFor({ timeout: 12_000 });
+      expect(await image.getAttribute('src')).toMatch(/^blob:/);
+      await eventually(() => image.evaluate((element) => (element as HTMLImageElement).naturalWidth)).toBe(24);
+    }
 
     // The buyer marks it paid on the pay page.
     await buyerPage.goBack();
@@ -364,11 +375,11 @@ describe('P2P on one server', () => {
     // Support staff: the queue, the order, the reason, the whole chat; release with a note.
     const support = await createStaff(server, 'support01', ['support']);
     const staff = await staffPage(server, support);
-    await staff.getByRole('button', { name: 'Appeals' }).click();
+    await staff.getByRole('link', { name: 'Appeals' }).click();
     const row = staff.getByTestId(`appeal-row-${orderId}`);
     await row.waitFor();
     expect(await row.textContent()).toContain(reason);
-    await row.getByRole('button', { name: 'View' }).click();
+    await row.getByRole('link', { name: 'View' }).click();
     const detail = staff.getByTestId('appeal-detail');
     await detail.waitFor();
     expect(await detail.getByTestId('field-reason').textContent()).toBe(reason);
@@ -422,8 +433,8 @@ describe('P2P on one server', () => {
 
     // The first member: the dialog names the amounts and both users, and says it may only be a proposal.
     const first = await staffPage(server, await createStaff(server, 'support02', ['support']));
-    await first.getByRole('button', { name: 'Appeals' }).click();
-    await first.getByTestId(`appeal-row-${orderId}`).getByRole('button', { name: 'View' }).click();
+    await first.getByRole('link', { name: 'Appeals' }).click();
+    await first.getByTestId(`appeal-row-${orderId}`).getByRole('link', { name: 'View' }).click();
     const detail = first.getByTestId('appeal-detail');
     await detail.locator('textarea[name="note"]').fill('The bank statement shows the payment');
     await detail.getByRole('button', { name: 'Release to the buyer' }).click();
@@ -442,8 +453,8 @@ describe('P2P on one server', () => {
 
     // A second member confirms the same outcome: now it is carried out.
     const second = await staffPage(server, await createStaff(server, 'support03', ['support']));
-    await second.getByRole('button', { name: 'Appeals' }).click();
-    await second.getByTestId(`appeal-row-${orderId}`).getByRole('button', { name: 'View' }).click();
+    await second.getByRole('link', { name: 'Appeals' }).click();
+    await second.getByTestId(`appeal-row-${orderId}`).getByRole('link', { name: 'View' }).click();
     const secondDetail = second.getByTestId('appeal-detail');
     expect(await secondDetail.getByTestId('field-proposedBy').textContent()).toBe('support02');
     expect(await secondDetail.locator('textarea[name="note"]').inputValue()).toBe('The bank statement shows the payment');

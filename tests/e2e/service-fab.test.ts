@@ -68,19 +68,54 @@ async function settledBox(page: Page) {
 }
 
 describe('floating customer-service button', () => {
-  it('is a 60 px round button, shown only when logged in', async () => {
-    context = await newPhoneContext(browser, server.baseUrl);
-    const loggedOut = await context.newPage();
-    await loggedOut.goto('/login');
-    await loggedOut.getByTestId('login-submit').waitFor();
-    expect(await loggedOut.getByTestId('service-fab').count()).toBe(0);
-    await context.close();
-
+  it('is a 60 px round button', async () => {
     const page = await openWithFab('/index');
     const { width, height } = await box(page);
     expect(width).toBe(60);
     expect(height).toBe(60);
     expect(await page.getByTestId('service-fab').evaluate((element) => getComputedStyle(element).borderRadius)).toBe('50%');
+  });
+
+  // Issue 14: a visitor who cannot log in needs customer service most. The spec puts the button on
+  // every page whose path has no /trade, public pages included, and the service URL is public.
+  it('is on the public pages too, and opens the service URL without a session', async () => {
+    context = await newPhoneContext(browser, server.baseUrl);
+    await context.route('https://support.keel.example/**', (route) => route.fulfill({ body: '<h1>support</h1>', contentType: 'text/html' }));
+    const page = await context.newPage();
+    for (const path of ['/register', '/forget', '/agreement', '/login']) {
+      await page.goto(path);
+      await page.getByTestId('service-fab').waitFor();
+    }
+    expect(await storage(page, 'token')).toBeNull();
+    const serviceCall = page.waitForResponse((response) => new URL(response.url()).pathname === '/home/index/serviceurl');
+    await page.getByTestId('service-fab').click();
+    // Asked without a token, and answered: the page goes on to the URL the server gave.
+    expect((await serviceCall).request().headers().authorization).toBeUndefined();
+    await page.waitForURL(SERVICE_URL);
+    expect(await page.locator('h1').textContent()).toBe('support');
+  });
+
+  it('starts at the bottom edge, just above the tab bar, and covers no content there', async () => {
+    const page = await openWithFab('/index');
+    const start = await settledBox(page);
+    const tabBar = await page.locator('.tab-bar').boundingBox();
+    if (!tabBar) throw new Error('no tab bar');
+    // Its bottom edge 8 px above the tab bar, at the inline end.
+    expect(Math.abs(start.y + start.height + 8 - tabBar.y)).toBeLessThanOrEqual(1);
+    expect(start.x + start.width).toBeGreaterThanOrEqual(VIEWPORT_WIDTH - EDGE_TOLERANCE_PX);
+    // Scrolled to the end, the page's last content ends above the button.
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await expect
+      .poll(() => page.evaluate(() => Math.ceil(window.scrollY + window.innerHeight) >= document.documentElement.scrollHeight))
+      .toBe(true);
+    const lastCard = await page.locator('.tab-content .card').last().boundingBox();
+    if (!lastCard) throw new Error('no content');
+    expect(lastCard.y + lastCard.height).toBeLessThanOrEqual(start.y);
+    // On a page without a tab bar it starts at the same place.
+    await page.goto('/message');
+    await page.getByTestId('page-message').waitFor();
+    const elsewhere = await settledBox(page);
+    expect(Math.abs(elsewhere.y - start.y)).toBeLessThanOrEqual(1);
   });
 
   it('opens the service URL on a click', async () => {

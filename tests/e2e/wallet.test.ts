@@ -115,12 +115,12 @@ describe('wallet with deposit addresses and no address hold', () => {
 
     // Finance staff: the queue, the row, the screenshot (a decoded image), approve.
     const staff = await staffPage(server, finance);
-    await staff.getByRole('button', { name: 'Deposits' }).click();
+    await staff.getByRole('link', { name: 'Deposits' }).click();
     const queueRow = staff.getByTestId(`deposit-row-user-${user.username}`);
     // The back-office writes amounts at the asset's full scale (USDT: 6 decimals).
     await expect.poll(() => queueRow.getByTestId(`deposit-row-${depositId}`).textContent()).toMatch(/250\.50* USDT/);
     expect(await queueRow.textContent()).toContain('USDT-TRC20');
-    await queueRow.getByRole('button', { name: 'Open' }).click();
+    await queueRow.getByRole('link', { name: 'Open' }).click();
     const detail = staff.getByTestId('deposit-detail');
     await detail.waitFor();
     expect(await detail.getByTestId('field-amount').textContent()).toMatch(/^250\.50* USDT$/);
@@ -190,12 +190,12 @@ describe('wallet with deposit addresses and no address hold', () => {
     const depositId = reported.data.id as string;
 
     const staff = await staffPage(server, first);
-    await staff.getByRole('button', { name: 'Deposits' }).click();
+    await staff.getByRole('link', { name: 'Deposits' }).click();
     // The published rule heads the queue; the row says that two approvers are needed.
     await expect.poll(() => text(staff, 'two-person-rule')).toContain('a deposit or withdrawal above 10000.000000 USDT, an appeal above 1000.000000 USDT');
     const row = staff.getByTestId(`deposit-row-${depositId}`);
     await expect.poll(() => row.getByTestId('needs-second-approver').textContent()).toBe('Needs two approvers');
-    await row.getByRole('button', { name: 'Open' }).click();
+    await row.getByRole('link', { name: 'Open' }).click();
     const detail = staff.getByTestId('deposit-detail');
     expect(await detail.getByTestId('two-person-reason').textContent()).toBe(
       'Needs a second approver: worth 12000.000000 USDT, above the threshold of 10000.000000 USDT.',
@@ -215,8 +215,8 @@ describe('wallet with deposit addresses and no address hold', () => {
     try {
       const other = await otherContext.newPage();
       await staffLogin(other, second);
-      await other.getByRole('button', { name: 'Deposits' }).click();
-      await other.getByTestId(`deposit-row-${depositId}`).getByRole('button', { name: 'Open' }).click();
+      await other.getByRole('link', { name: 'Deposits' }).click();
+      await other.getByTestId(`deposit-row-${depositId}`).getByRole('link', { name: 'Open' }).click();
       const otherDetail = other.getByTestId('deposit-detail');
       expect(await otherDetail.getByTestId('first-approval').textContent()).toMatch(/^First approval by finance3 at /);
       await otherDetail.getByRole('button', { name: 'Approve' }).click();
@@ -305,10 +305,10 @@ describe('wallet with deposit addresses and no address hold', () => {
 
     // Finance staff reject it with a reason.
     const staff = await staffPage(server, finance);
-    await staff.getByRole('button', { name: 'Withdrawals' }).click();
+    await staff.getByRole('link', { name: 'Withdrawals' }).click();
     const queueRow = staff.getByTestId(`withdrawal-row-user-${user.username}`);
     await queueRow.getByTestId(`withdrawal-row-${withdrawalId}`).waitFor();
-    await queueRow.getByRole('button', { name: 'Open' }).click();
+    await queueRow.getByRole('link', { name: 'Open' }).click();
     const detail = staff.getByTestId('withdrawal-detail');
     await detail.waitFor();
     expect(await detail.getByTestId('field-address').textContent()).toBe(TRON_ADDRESS);

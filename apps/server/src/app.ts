@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
+import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
@@ -57,6 +58,14 @@ export const allRoutes: readonly RouteHandler[] = [
   ...optionsRoutes,
   ...optionsAdminRoutes,
 ] as RouteHandler[];
+
+/** A year, never revalidated: for files whose name changes whenever their content does. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** True for a built file under `_app/` of one of the apps (Vite names them by content hash). */
+function isHashedAppFile(filePath: string, distRoots: readonly string[]): boolean {
+  return distRoots.some((root) => relative(root, filePath).startsWith(`_app${sep}`));
+}
 
 function sendError(reply: FastifyReply, error: AppError) {
   const retryAfterSeconds = (error.data as { retryAfterSeconds?: unknown } | null)?.retryAfterSeconds;
@@ -152,6 +161,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   });
   await app.register(cors, { origin: config.CORS_ORIGINS.length > 0 ? config.CORS_ORIGINS : false });
+  // API answers (JSON, the API reference) over 1 KiB go out brotli- or gzip-compressed; the built
+  // apps' files are compressed at build time instead (preCompressed below). Safe against BREACH
+  // because no credential is ever ambient: the session is a Bearer token the app's own script
+  // adds, so another site cannot make a browser send a request whose answer holds a secret next
+  // to text it chose (ADR 0025 — a cookie session would reopen this). Request bodies are never
+  // inflated: a compressed body stays refused.
+  await app.register(compress, { encodings: ['br', 'gzip'], threshold: 1024, globalDecompression: false });
   // Counted in Redis with REDIS_URL, so several server processes share one count per address (ADR 0018).
   const rateLimitStore = rateLimitStoreFromConfig(config, app.log, options.rateLimitRedisPrefix);
   app.addHook('onClose', () => rateLimitStore.close());
@@ -215,9 +231,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const adminDist = resolve(config.ADMIN_DIST_DIR);
   const hasWeb = existsSync(`${webDist}/index.html`);
   const hasAdmin = existsSync(`${adminDist}/index.html`);
-  if (hasWeb) await app.register(fastifyStatic, { root: webDist, prefix: '/', wildcard: true, index: 'index.html' });
+  // Each file goes out as its build-time `.br` or `.gz` twin when the browser accepts one (with
+  // Content-Encoding and Vary: Accept-Encoding). Files under _app/ carry a content hash in their
+  // name, so they never change: cached for a year. Everything else (index.html, also as the SPA
+  // fallback below, which goes through the same sendFile) is revalidated on every use by its
+  // ETag / Last-Modified (ADR 0025).
+  const setCacheHeaders = (reply: FastifyReply, filePath: string) => {
+    reply.header('cache-control', isHashedAppFile(filePath, [webDist, adminDist]) ? IMMUTABLE : 'no-cache');
+  };
+  // `dist/.vite/` holds the build manifest (for bench/bundle.bench.ts), nothing a browser needs.
+  const staticOptions = { preCompressed: true, index: 'index.html', dotfiles: 'ignore', setHeaders: setCacheHeaders } as const;
+  if (hasWeb) await app.register(fastifyStatic, { ...staticOptions, root: webDist, prefix: '/', wildcard: true });
   if (hasAdmin) {
-    await app.register(fastifyStatic, { root: adminDist, prefix: '/admin/', decorateReply: !hasWeb, index: 'index.html' });
+    await app.register(fastifyStatic, { ...staticOptions, root: adminDist, prefix: '/admin/', decorateReply: !hasWeb });
   }
 
   app.setNotFoundHandler((request, reply) => {

@@ -1,59 +1,50 @@
-import { errorKeyFromMsg, type LocaleCode, localeFallbacks } from '@keel/contracts';
-import ar from '../catalogues/ar.json' with { type: 'json' };
-import de from '../catalogues/de.json' with { type: 'json' };
-import en from '../catalogues/en.json' with { type: 'json' };
-import es from '../catalogues/es.json' with { type: 'json' };
-import fr from '../catalogues/fr.json' with { type: 'json' };
-import frPro from '../catalogues/fr-pro.json' with { type: 'json' };
-import it from '../catalogues/it.json' with { type: 'json' };
-import itPro from '../catalogues/it-pro.json' with { type: 'json' };
-import ja from '../catalogues/ja.json' with { type: 'json' };
-import ru from '../catalogues/ru.json' with { type: 'json' };
-import vi from '../catalogues/vi.json' with { type: 'json' };
-import zhHans from '../catalogues/zh-Hans.json' with { type: 'json' };
-import zhHant from '../catalogues/zh-Hant.json' with { type: 'json' };
+import { readdirSync, readFileSync } from 'node:fs';
+import type { LocaleCode } from '@keel/contracts';
+import { localeCodes } from '@keel/contracts';
+import { createMessageFormatter, serverMessageKey } from './engine.ts';
+import { type Catalogue, type MessageKey, type MessageValues, messageAreas } from './messages.ts';
 
-/** Every key a catalogue may have; English is the reference catalogue. */
-export type MessageKey = keyof typeof en;
+export { intlLocale } from './engine.ts';
+export type { Catalogue, MessageArea, MessageKey, MessageValues } from './messages.ts';
+export { messageAreas } from './messages.ts';
 
-export type Catalogue = Partial<Record<MessageKey, string>>;
+const folder = new URL('../catalogues/', import.meta.url);
 
-/** The 13 catalogues, one JSON file each under `catalogues/`. */
-export const catalogues: Record<LocaleCode, Catalogue> = {
-  en,
-  de,
-  es,
-  fr,
-  'fr-pro': frPro,
-  it,
-  'it-pro': itPro,
-  ru,
-  'zh-Hans': zhHans,
-  'zh-Hant': zhHant,
-  ja,
-  vi,
-  ar,
-};
+/** One language's texts of one area, as the file holds them (fr-pro and it-pro: only what differs). */
+export function readCatalogue(area: string, locale: LocaleCode): Catalogue {
+  return JSON.parse(readFileSync(new URL(`${area}/${locale}.json`, folder), 'utf8')) as Catalogue;
+}
+
+/** The area folders under `catalogues/`; the tests check they are exactly `messageAreas`. */
+export function catalogueFolders(): string[] {
+  return readdirSync(folder, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+}
 
 /**
- * Looks a key up along the locale's fallback chain (fr-pro → fr → en) and fills `{name}` holes.
- * English is the last resort at run time only; the catalogue test requires every key everywhere.
+ * Every language with every area, in memory: the server writes notifications and system messages
+ * in the recipient's language at any moment, so it reads the files once, synchronously.
  */
-export function translate(locale: LocaleCode, key: MessageKey, vars?: Record<string, string | number>): string {
-  let text: string = key;
-  for (const candidate of localeFallbacks(locale)) {
-    const found = catalogues[candidate][key];
-    if (found !== undefined) {
-      text = found;
-      break;
-    }
-  }
-  if (!vars) return text;
-  return text.replace(/\{(\w+)\}/g, (hole, name: string) => (name in vars ? String(vars[name]) : hole));
+export const catalogues: Record<LocaleCode, Catalogue> = Object.fromEntries(
+  localeCodes.map((locale) => [locale, Object.assign({}, ...messageAreas.map((area) => readCatalogue(area, locale))) as Catalogue]),
+) as Record<LocaleCode, Catalogue>;
+
+const formatter = createMessageFormatter({
+  resources: Object.fromEntries(localeCodes.map((locale) => [locale, { translation: catalogues[locale] }])),
+  lng: 'en',
+});
+
+/**
+ * A message in a language, its ICU arguments filled (plurals by the language's CLDR rules), looked
+ * up key by key along the fallback chain (fr-pro → fr → en). English is the last resort at run
+ * time only; the catalogue tests require every key in every full catalogue.
+ */
+export function translate(locale: LocaleCode, key: MessageKey, vars?: MessageValues): string {
+  return formatter.t(key, { ...vars, lng: locale }) as string;
 }
 
 /** Shows a server message (the catalogue's English `msg`) in the user's language. */
 export function translateServerMessage(locale: LocaleCode, msg: string): string {
-  const key = errorKeyFromMsg(msg);
-  return translate(locale, key ? (`error.${key}` as MessageKey) : 'error.UNKNOWN');
+  return translate(locale, serverMessageKey(msg));
 }

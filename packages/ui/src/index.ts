@@ -1,2 +1,13 @@
 // React pieces both front ends use (the user app and the back-office may not import each other).
 export { QrCode, qrModules } from './QrCode.tsx';
+export {
+  type ContractMutationOptions,
+  type ContractQueryOptions,
+  contractKey,
+  createContractHooks,
+  createQueryClient,
+  invalidateContracts,
+  isRefusal,
+  keepPreviousData,
+  type MutationInput,
+} from './query.ts';

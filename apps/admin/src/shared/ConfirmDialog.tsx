@@ -17,7 +17,8 @@ export function ConfirmDialog({
   confirmLabel: string;
   danger?: boolean;
   busy: boolean;
-  error: string | null;
+  /** The refusal of the last attempt (a mutation's error), shown in the dialog. */
+  error: unknown;
   onConfirm: () => void;
   onCancel: () => void;
 }) {
@@ -27,7 +28,7 @@ export function ConfirmDialog({
       <div className="card dialog" role="alertdialog" aria-modal="true" aria-labelledby="confirm-title" aria-describedby="confirm-text">
         <h3 id="confirm-title">{title}</h3>
         <p id="confirm-text">{text}</p>
-        <ErrorAlert message={error} />
+        <ErrorAlert error={error} />
         <div className="row">
           <button type="button" className="secondary" onClick={onCancel}>
             {t('admin.common.cancel')}

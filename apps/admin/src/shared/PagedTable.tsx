@@ -4,19 +4,26 @@ import { useI18n } from './i18n.tsx';
 import { Pager } from './Pager.tsx';
 
 /**
- * The loaded page of a staff list (from `usePagedList`): how many there are, the table and the
+ * The loaded page of a staff list (a list query's data): how many there are, the table and the
  * pager under it. A list with an `empty` text shows it instead of a table without rows. Nothing
- * shows before the first page has loaded.
+ * shows before the first page has loaded. The page is the URL's (`useUrlFilter`).
  */
-export function PagedTable<T extends { id: string }>({
-  list,
+export function PagedTable<T>({
+  result,
+  page,
+  pageSize,
+  onPage,
   total,
   empty,
   columns,
   row,
+  rowKey = (item) => (item as { id: string }).id,
   rowGroupTestId,
 }: {
-  list: { result: { items: readonly T[]; total: number } | null; page: number; pages: number; setPage: (page: number) => void };
+  result: { items: readonly T[]; total: number } | undefined;
+  page: number;
+  pageSize: number;
+  onPage: (page: number) => void;
   /** The line counting them all; its text takes the count as `total`. */
   total?: MessageKey;
   empty?: { text: MessageKey; testId: string };
@@ -24,12 +31,14 @@ export function PagedTable<T extends { id: string }>({
   columns: readonly MessageKey[];
   /** One item's <tr>. */
   row: (item: T) => ReactNode;
+  /** What tells the rows apart: the item's `id` unless said otherwise. */
+  rowKey?: (item: T) => string;
   /** Puts each row in a <tbody> of its own with this test id, so the row answers to a second one. */
   rowGroupTestId?: (item: T) => string;
 }) {
   const { t } = useI18n();
-  const { result, page, pages, setPage } = list;
   if (!result) return null;
+  const pages = Math.max(1, Math.ceil(result.total / pageSize));
   return (
     <>
       {total && <p className="muted">{t(total, { total: result.total })}</p>}
@@ -48,20 +57,20 @@ export function PagedTable<T extends { id: string }>({
           </thead>
           {rowGroupTestId ? (
             result.items.map((item) => (
-              <tbody key={item.id} data-testid={rowGroupTestId(item)}>
+              <tbody key={rowKey(item)} data-testid={rowGroupTestId(item)}>
                 {row(item)}
               </tbody>
             ))
           ) : (
             <tbody>
               {result.items.map((item) => (
-                <Fragment key={item.id}>{row(item)}</Fragment>
+                <Fragment key={rowKey(item)}>{row(item)}</Fragment>
               ))}
             </tbody>
           )}
         </table>
       )}
-      <Pager page={page} pages={pages} onPage={setPage} />
+      <Pager page={page} pages={pages} onPage={onPage} />
     </>
   );
 }

@@ -1,30 +1,28 @@
-/** Tabs choosing which state of a queue is listed; `labelOf` names each state. */
+import { Link, type To } from 'react-router';
+
+/**
+ * Tabs choosing which state of a queue is listed; `labelOf` names each state and `linkTo` is the
+ * URL of the queue in that state (a link, so a filtered queue can be opened in a new tab or shared).
+ */
 export function StatusTabs<S extends string>({
   label,
   statuses,
   status,
   labelOf,
-  onChange,
+  linkTo,
 }: {
   label: string;
   statuses: readonly S[];
   status: S;
   labelOf: (status: S) => string;
-  onChange: (status: S) => void;
+  linkTo: (status: S) => To;
 }) {
   return (
     <div className="toolbar" role="tablist" aria-label={label}>
       {statuses.map((each) => (
-        <button
-          key={each}
-          type="button"
-          role="tab"
-          aria-selected={each === status}
-          className={each === status ? 'tab active' : 'tab'}
-          onClick={() => onChange(each)}
-        >
+        <Link key={each} role="tab" aria-selected={each === status} className={each === status ? 'tab active' : 'tab'} to={linkTo(each)}>
           {labelOf(each)}
-        </button>
+        </Link>
       ))}
     </div>
   );

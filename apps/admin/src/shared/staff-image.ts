@@ -1,4 +1,5 @@
 import { ApiError, type Envelope } from '@keel/contracts';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { reportStaffError, staffToken } from './api.ts';
 
@@ -25,26 +26,29 @@ export async function fetchStaffImage(path: string, fetchImpl: typeof fetch = gl
   throw error;
 }
 
+/**
+ * A staff-only image as an object URL while it is shown. It is a query keyed by its path, but
+ * every fetch is a view the server writes to the audit log, so an image on screen is never
+ * fetched again behind the member's back (no refetch on focus: `staleTime` Infinity), and it is
+ * dropped as soon as nothing shows it (`gcTime` 0): opening the record again is a new, audited view.
+ */
 export function useStaffImage(path: string | null): { url: string | null; error: unknown } {
-  const [state, setState] = useState<{ url: string | null; error: unknown }>({ url: null, error: null });
+  const image = useQuery({
+    queryKey: ['admin.staffImage', path],
+    queryFn: () => fetchStaffImage(path!),
+    enabled: path !== null,
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: 0,
+  });
+  const [url, setUrl] = useState<string | null>(null);
   useEffect(() => {
-    if (!path) return;
-    let url: string | null = null;
-    let current = true;
-    setState({ url: null, error: null });
-    fetchStaffImage(path)
-      .then((blob) => {
-        url = URL.createObjectURL(blob);
-        if (current) setState({ url, error: null });
-        else URL.revokeObjectURL(url);
-      })
-      .catch((error: unknown) => {
-        if (current) setState({ url: null, error });
-      });
-    return () => {
-      current = false;
-      if (url) URL.revokeObjectURL(url);
-    };
-  }, [path]);
-  return state;
+    if (!image.data) {
+      setUrl(null);
+      return;
+    }
+    const objectUrl = URL.createObjectURL(image.data);
+    setUrl(objectUrl);
+    return () => URL.revokeObjectURL(objectUrl);
+  }, [image.data]);
+  return { url, error: image.error };
 }

@@ -1,11 +1,11 @@
 import { unreadContract } from '@keel/contracts';
 import type { MessageKey } from '@keel/locales';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
-import { api } from '../shared/api/client.ts';
+import { useContractQuery } from '../shared/api/queries.ts';
 import { useI18n } from '../shared/i18n/I18nProvider.tsx';
-import { useUserEvents } from '../shared/realtime/realtime.ts';
 import { AssetsIcon, HomeIcon, MarketIcon, MineIcon, TradeIcon } from '../shared/ui/icons.tsx';
+import { isTradeIdPath } from './trade-path.ts';
 
 interface Tab {
   to: string;
@@ -15,7 +15,6 @@ interface Tab {
   alsoActive?: (pathname: string) => boolean;
 }
 
-export const isTradeIdPath = (pathname: string) => /^\/trade_[^/]+$/.test(pathname);
 
 const tabs: Tab[] = [
   { to: '/index', label: 'web.tab.home', icon: HomeIcon },
@@ -26,39 +25,29 @@ const tabs: Tab[] = [
 ];
 
 /**
- * The five-tab shell. It asks GET /home/user/unread when it loads and on every tab change (spec
- * section 7), at each `message` push event, and after the push connection comes back from a drop
- * (events sent meanwhile are not replayed); it flags the "Mine" tab while there are unread
- * messages; the flag opens /message.
+ * The tab bar's unread flag (spec section 7): GET /home/user/unread as a query, asked when the
+ * shell loads and again on every tab change; a `message` push event and a reconnect of the push
+ * connection invalidate it (shared/realtime/cache-sync.ts). A failed check keeps the last known flag.
  */
+function useUnreadFlag(pathname: string): boolean {
+  // Never fresh: the shell asks every time it loads, even within seconds of the last answer.
+  const query = useContractQuery(unreadContract, undefined, { staleTime: 0 });
+  const refetch = query.refetch;
+  const asked = useRef(pathname);
+  useEffect(() => {
+    // The load asked already; each later path asks afresh.
+    if (asked.current === pathname) return;
+    asked.current = pathname;
+    void refetch();
+  }, [pathname, refetch]);
+  return query.data === true;
+}
+
+/** The five-tab shell, with the unread flag on the "Mine" tab; the flag opens /message. */
 export function TabShell({ children }: { children?: ReactNode }) {
   const { t } = useI18n();
   const { pathname } = useLocation();
-  const [unread, setUnread] = useState(false);
-  const [pushed, setPushed] = useState(0);
-
-  // A new system message lights the flag as it arrives. After the first `authed` ('start') the
-  // load's own check stands (the next tab change asks again); after a drop ('gap') it is asked again.
-  const askAgain = () => setPushed((value) => value + 1);
-  useUserEvents((event) => event.kind === 'message', askAgain, (reason) => {
-    if (reason === 'gap') askAgain();
-  });
-
-  useEffect(() => {
-    let current = true;
-    // Runs again for every new path: each tab change asks the server afresh (and for each push).
-    void pathname;
-    void pushed;
-    api(unreadContract)
-      .then((value) => {
-        if (current) setUnread(value);
-      })
-      // A failed check keeps the last known flag; the client's session rules handle an ended session.
-      .catch(() => {});
-    return () => {
-      current = false;
-    };
-  }, [pathname, pushed]);
+  const unread = useUnreadFlag(pathname);
 
   return (
     <div className="tab-shell">

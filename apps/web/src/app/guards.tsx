@@ -1,7 +1,11 @@
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { FAIL400, loginPathFor } from '../shared/api/redirect.ts';
 import { session, useLoggedIn } from '../shared/api/session.ts';
+
+// The push connection and what its events make out of date: a chunk of its own, fetched once a
+// session is on the device (a visitor's first screen does without it).
+const RealtimeCacheSync = lazy(async () => ({ default: (await import('../shared/realtime/cache-sync.ts')).RealtimeCacheSync }));
 
 /**
  * Spec section 2: every route outside the public list needs a token; without one the user goes to
@@ -20,5 +24,12 @@ export function RequireAuth({ children }: { children?: ReactNode }) {
           : loginPathFor(`${location.pathname}${location.search}`);
     return <Navigate to={to} replace />;
   }
-  return children ?? <Outlet />;
+  return (
+    <>
+      <Suspense fallback={null}>
+        <RealtimeCacheSync />
+      </Suspense>
+      {children ?? <Outlet />}
+    </>
+  );
 }

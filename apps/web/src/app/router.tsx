@@ -1,24 +1,33 @@
+import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject, useLocation } from 'react-router';
+import { lazyPage } from './lazy-page.ts';
 import { setSessionNavigator } from '../shared/api/client.ts';
-import { AssetsPage } from '../routes/mobile/assets/AssetsPage.tsx';
-import { RecordsPage } from '../routes/mobile/assets/RecordsPage.tsx';
-import { ConversionPage, FlashExchangePage } from '../routes/mobile/assets/SwapPages.tsx';
-import { TransferPage } from '../routes/mobile/assets/TransferPage.tsx';
+import { session } from '../shared/api/session.ts';
+import { webMessages } from '../shared/i18n/messages.ts';
 import { ErrorPage, NotFoundPage } from '../routes/mobile/error/ErrorPages.tsx';
-import { ForgetPage } from '../routes/mobile/forget/ForgetPage.tsx';
-import { HomePage } from '../routes/mobile/index/HomePage.tsx';
-import { AgreementPage, TermsPage } from '../routes/mobile/legal/LegalPages.tsx';
-import { LoginPage } from '../routes/mobile/login/LoginPage.tsx';
-import { MyPage } from '../routes/mobile/my/MyPage.tsx';
-import { NewsPage } from '../routes/mobile/news/NewsPage.tsx';
-import { RegisterPage } from '../routes/mobile/register/RegisterPage.tsx';
-import { TradePage } from '../routes/mobile/trade/TradePage.tsx';
 import { accountRoutes } from './account-routes.tsx';
 import { p2pRoutes } from './p2p-routes.tsx';
 import { walletRoutes } from './wallet-routes.tsx';
 import { RequireAuth } from './guards.tsx';
+import { PageLoading, PageMain } from './PageMain.tsx';
 import { RootLayout } from './RootLayout.tsx';
-import { isTradeIdPath, TabShell } from './TabShell.tsx';
+import { isTradeIdPath } from './trade-path.ts';
+
+/** The trade tab on one market, /trade_{id}: the shell and the trade screen, each its own chunk. */
+const TradeTabOnMarket = lazy(async () => {
+  const [{ TabShell }, { TradePage }] = await Promise.all([
+    import('./TabShell.tsx'),
+    import('../routes/mobile/trade/TradePage.tsx'),
+    webMessages.loadLater(),
+  ]);
+  return {
+    default: () => (
+      <TabShell>
+        <TradePage />
+      </TabShell>
+    ),
+  };
+});
 
 /**
  * Paths react-router cannot express as a pattern: /trade_{id} (a parameter glued to a prefix) is
@@ -29,53 +38,85 @@ function UnmatchedRoute() {
   if (isTradeIdPath(pathname)) {
     return (
       <RequireAuth>
-        <TabShell>
-          <TradePage />
-        </TabShell>
+        <Suspense fallback={<PageLoading />}>
+          <TradeTabOnMarket />
+        </Suspense>
       </RequireAuth>
     );
   }
-  return <NotFoundPage />;
+  return (
+    <PageMain>
+      <NotFoundPage />
+    </PageMain>
+  );
 }
 
-/** The mobile routes of spec section 2 built so far; later issues add the others. */
+/**
+ * The mobile routes of spec section 2 built so far; later issues add the others. The shell (this
+ * file, the root layout, the guard) is in the first script; every screen, the tab shell too, is
+ * a chunk of its own fetched when its route first matches (lazyPage). Each page has one main
+ * landmark: the tab shell's, or PageMain's around every other screen.
+ */
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
-    errorElement: <ErrorPage />,
+    HydrateFallback: PageLoading,
+    errorElement: (
+      <PageMain>
+        <ErrorPage />
+      </PageMain>
+    ),
     children: [
       // Public: reachable without a token.
-      { path: '/login', element: <LoginPage /> },
-      { path: '/loginaccount', element: <LoginPage /> },
-      { path: '/register', element: <RegisterPage /> },
-      { path: '/forget', element: <ForgetPage /> },
-      { path: '/agreement', element: <AgreementPage /> },
-      { path: '/terms', element: <TermsPage /> },
-      { path: '/error/error', element: <ErrorPage /> },
-      { path: '/error/error2', element: <NotFoundPage /> },
-      // Everything else needs a token.
+      {
+        element: <PageMain />,
+        children: [
+          { path: '/login', lazy: lazyPage(() => import('../routes/mobile/login/LoginPage.tsx'), 'LoginPage') },
+          { path: '/loginaccount', lazy: lazyPage(() => import('../routes/mobile/login/LoginPage.tsx'), 'LoginPage') },
+          { path: '/register', lazy: lazyPage(() => import('../routes/mobile/register/RegisterPage.tsx'), 'RegisterPage') },
+          { path: '/forget', lazy: lazyPage(() => import('../routes/mobile/forget/ForgetPage.tsx'), 'ForgetPage') },
+          { path: '/agreement', lazy: lazyPage(() => import('../routes/mobile/legal/LegalPages.tsx'), 'AgreementPage') },
+          { path: '/terms', lazy: lazyPage(() => import('../routes/mobile/legal/LegalPages.tsx'), 'TermsPage') },
+          { path: '/error/error', element: <ErrorPage /> },
+          { path: '/error/error2', element: <NotFoundPage /> },
+        ],
+      },
+      // Everything else needs a token, and the texts shown behind the login: fetched alongside the
+      // page's chunk (react-router runs loaders and lazy imports together), not before the login
+      // screen (ADR 0025).
       {
         element: <RequireAuth />,
+        loader: async () => {
+          if (session.token()) await webMessages.loadLater();
+          return null;
+        },
         children: [
           {
-            element: <TabShell />,
+            lazy: lazyPage(() => import('./TabShell.tsx'), 'TabShell'),
             children: [
               { path: '/', element: <Navigate to="/index" replace /> },
-              { path: '/index', element: <HomePage /> },
-              { path: '/trade', element: <TradePage /> },
-              { path: '/news', element: <NewsPage /> },
-              { path: '/assets', element: <AssetsPage /> },
-              { path: '/my', element: <MyPage /> },
+              { path: '/index', lazy: lazyPage(() => import('../routes/mobile/index/HomePage.tsx'), 'HomePage') },
+              { path: '/trade', lazy: lazyPage(() => import('../routes/mobile/trade/TradePage.tsx'), 'TradePage') },
+              { path: '/news', lazy: lazyPage(() => import('../routes/mobile/news/NewsPage.tsx'), 'NewsPage') },
+              { path: '/assets', lazy: lazyPage(() => import('../routes/mobile/assets/AssetsPage.tsx'), 'AssetsPage') },
+              { path: '/my', lazy: lazyPage(() => import('../routes/mobile/my/MyPage.tsx'), 'MyPage') },
             ],
           },
           // Pages opened from a tab: full screen with a way back, no tab bar.
-          { path: '/assets/transfer', element: <TransferPage /> },
-          { path: '/assets/flashExchange', element: <FlashExchangePage /> },
-          { path: '/assets/conversion', element: <ConversionPage /> },
-          { path: '/assets/records', element: <RecordsPage /> },
-          ...accountRoutes,
-          ...walletRoutes,
-          ...p2pRoutes,
+          {
+            element: <PageMain />,
+            children: [
+              { path: '/assets/transfer', lazy: lazyPage(() => import('../routes/mobile/assets/TransferPage.tsx'), 'TransferPage') },
+              { path: '/assets/flashExchange', lazy: lazyPage(() => import('../routes/mobile/assets/SwapPages.tsx'), 'FlashExchangePage') },
+              { path: '/assets/conversion', lazy: lazyPage(() => import('../routes/mobile/assets/SwapPages.tsx'), 'ConversionPage') },
+              { path: '/assets/records', lazy: lazyPage(() => import('../routes/mobile/assets/RecordsPage.tsx'), 'RecordsPage') },
+              // A news page of spec section 2; until the news area lands it says so (ADR 0029).
+              { path: '/news/OrderDeyail', lazy: lazyPage(() => import('../routes/mobile/news/NewsOrderDeyailPage.tsx'), 'NewsOrderDeyailPage') },
+              ...accountRoutes,
+              ...walletRoutes,
+              ...p2pRoutes,
+            ],
+          },
         ],
       },
       { path: '*', element: <UnmatchedRoute /> },

@@ -1,17 +1,5 @@
 import type { RouteObject } from 'react-router';
-import {
-  AddCardPage,
-  CardPage,
-  RechargeLogPage,
-  RechargePage,
-  WalletAddressPage,
-  WithdrawDetailsPage,
-  WithdrawListPage,
-  WithdrawLogPage,
-  WithdrawPage,
-  WithdrawPayPage,
-} from '../routes/mobile/assets/WalletPages.tsx';
-import { BankPage } from '../routes/mobile/person/BankPage.tsx';
+import { lazyPage } from './lazy-page.ts';
 
 /**
  * Issue 5's wallet routes (spec section 2, paths as the spec writes them): deposit, withdrawal,
@@ -19,15 +7,15 @@ import { BankPage } from '../routes/mobile/person/BankPage.tsx';
  * way back (no tab bar).
  */
 export const walletRoutes: RouteObject[] = [
-  { path: '/assets/recharge', element: <RechargePage /> },
-  { path: '/assets/rechargeLog', element: <RechargeLogPage /> },
-  { path: '/assets/withdraw', element: <WithdrawPage /> },
-  { path: '/assets/withdrawLog', element: <WithdrawLogPage /> },
-  { path: '/assets/WithdrawList', element: <WithdrawListPage /> },
-  { path: '/assets/WithdrawDetails/:id', element: <WithdrawDetailsPage /> },
-  { path: '/assets/WithdrawPay/:id', element: <WithdrawPayPage /> },
-  { path: '/assets/WalletAddress/:selete', element: <WalletAddressPage /> },
-  { path: '/assets/card/:selete', element: <CardPage /> },
-  { path: '/assets/addcard', element: <AddCardPage /> },
-  { path: '/person/setting/bank', element: <BankPage /> },
+  { path: '/assets/recharge', lazy: lazyPage(() => import('../routes/mobile/assets/WalletPages.tsx'), 'RechargePage') },
+  { path: '/assets/rechargeLog', lazy: lazyPage(() => import('../routes/mobile/assets/WalletPages.tsx'), 'RechargeLogPage') },
+  { path: '/assets/withdraw', lazy: lazyPage(() => import('../routes/mobile/assets/WalletPages.tsx'), 'WithdrawPage') },
+  { path: '/assets/withdrawLog', lazy: lazyPage(() => import('../routes/mobile/assets/WalletPages.tsx'), 'WithdrawLogPage') },
+  { path: '/assets/WithdrawList', lazy: lazyPage(() => import('../routes/mobile/assets/WalletPages.tsx'), 'WithdrawListPage') },
+  { path: '/assets/WithdrawDetails/:id', lazy: lazyPage(() => import('../routes/mobile/assets/WalletPages.tsx'), 'WithdrawDetailsPage') },
+  { path: '/assets/WithdrawPay/:id', lazy: lazyPage(() => import('../routes/mobile/assets/WalletPages.tsx'), 'WithdrawPayPage') },
+  { path: '/assets/WalletAddress/:selete', lazy: lazyPage(() => import('../routes/mobile/assets/WalletPages.tsx'), 'WalletAddressPage') },
+  { path: '/assets/card/:selete', lazy: lazyPage(() => import('../routes/mobile/assets/WalletPages.tsx'), 'CardPage') },
+  { path: '/assets/addcard', lazy: lazyPage(() => import('../routes/mobile/assets/WalletPages.tsx'), 'AddCardPage') },
+  { path: '/person/setting/bank', lazy: lazyPage(() => import('../routes/mobile/person/BankPage.tsx'), 'BankPage') },
 ];

@@ -1,10 +1,8 @@
+import { normalizeEmail, normalizePhone } from '@keel/domain';
 import { z } from 'zod';
+import { validationMessages } from './validation.ts';
+import { localeCodes } from '../i18n/locales.ts';
 
-/** Locales of the 13 catalogues (decisions page). Kept here so server and apps agree. */
-export const localeCodes = [
-  'en', 'de', 'es', 'fr', 'fr-pro', 'it', 'it-pro', 'ru', 'zh-Hans', 'zh-Hant', 'ja', 'vi', 'ar',
-] as const;
-export type LocaleCode = (typeof localeCodes)[number];
 export const localeSchema = z.enum(localeCodes);
 
 export const userStatuses = ['active', 'suspended', 'banned', 'withdrawal_forbidden'] as const;
@@ -23,14 +21,14 @@ export const MAX_ID = 9_223_372_036_854_775_807n;
  */
 export const idSchema = z
   .string()
-  .regex(/^[1-9][0-9]{0,18}$/, 'must be a positive integer id')
-  .refine(withinIdRange, 'must be a positive integer id');
+  .regex(/^[1-9][0-9]{0,18}$/, validationMessages.idFormat)
+  .refine(withinIdRange, validationMessages.idFormat);
 
 /** A position before an id, for "after this one": 0 (before the first) or an id, bounded the same way. */
 export const idCursorSchema = z
   .string()
-  .regex(/^(0|[1-9][0-9]{0,18})$/, 'must be 0 or a positive integer id')
-  .refine(withinIdRange, 'must be 0 or a positive integer id');
+  .regex(/^(0|[1-9][0-9]{0,18})$/, validationMessages.idCursorFormat)
+  .refine(withinIdRange, validationMessages.idCursorFormat);
 
 /** zod runs a refinement even when the pattern before it failed, so this must not assume digits. */
 function withinIdRange(value: string): boolean {
@@ -49,13 +47,13 @@ const NO_CONTROL_CHARACTERS_OR_MARKUP = /^[^\p{Cc}\p{Cs}<>]*$/u;
  * `max` characters, no control characters and no angle brackets. Chain `.min(n)` for a required one.
  */
 export const plainText = (max: number) =>
-  z.string().trim().max(max).regex(NO_CONTROL_CHARACTERS_OR_MARKUP, 'no control characters or angle brackets');
+  z.string().trim().max(max).regex(NO_CONTROL_CHARACTERS_OR_MARKUP, validationMessages.noMarkup);
 
 /**
  * A typed value that is matched or looked up, never shown as markup (an account name, a search
  * term, an address, a code): trimmed, at most `max` characters, no control characters.
  */
-export const typedText = (max: number) => z.string().trim().max(max).regex(NO_CONTROL_CHARACTERS, 'no control characters');
+export const typedText = (max: number) => z.string().trim().max(max).regex(NO_CONTROL_CHARACTERS, validationMessages.noControlCharacters);
 
 /**
  * Text typed in a multi-line box and always shown as text, never as markup (a chat message, a
@@ -67,16 +65,16 @@ export const multilineText = (max: number) =>
     .string()
     .trim()
     .max(max)
-    .regex(/^(?:[^\p{Cc}\p{Cs}]|[\t\n\r])*$/u, 'no control characters other than line breaks');
+    .regex(/^(?:[^\p{Cc}\p{Cs}]|[\t\n\r])*$/u, validationMessages.noControlCharactersButLineBreaks);
 
 /** A secret as typed (a password): not trimmed, at most `max` characters, no control characters. */
-export const secretText = (max: number) => z.string().max(max).regex(NO_CONTROL_CHARACTERS, 'no control characters');
+export const secretText = (max: number) => z.string().max(max).regex(NO_CONTROL_CHARACTERS, validationMessages.noControlCharacters);
 
 /** Spec section 5: at least 6 characters of letters or digits. The upper bound is a Keel limit. */
 export const usernameSchema = z
   .string()
   .trim()
-  .regex(/^[A-Za-z0-9]{6,32}$/, 'must be 6 to 32 letters or digits');
+  .regex(/^[A-Za-z0-9]{6,32}$/, validationMessages.usernameFormat);
 
 /**
  * Spec section 5 asks for at least 6 letters or digits; Keel also allows symbols (they only make
@@ -84,10 +82,22 @@ export const usernameSchema = z
  */
 export const passwordSchema = z
   .string()
-  .min(6, 'must be at least 6 characters')
-  .max(128, 'must be at most 128 characters')
-  .regex(/[A-Za-z0-9]/, 'must contain a letter or a digit')
-  .regex(NO_CONTROL_CHARACTERS, 'no control characters');
+  .min(6, validationMessages.passwordLength)
+  .max(128, validationMessages.passwordTooLong)
+  .regex(/[A-Za-z0-9]/, validationMessages.passwordCharacters)
+  .regex(NO_CONTROL_CHARACTERS, validationMessages.noControlCharacters);
+
+/**
+ * An e-mail address as the domain's `normalizeEmail` accepts it (spec section 5: "incorrect email
+ * format"). The forms check it before a code is asked for; the use cases normalise with the same function.
+ */
+export const emailAddressSchema = typedText(254).refine((text) => normalizeEmail(text) !== undefined, validationMessages.emailFormat);
+
+/**
+ * A phone number in international form as the domain's `normalizePhone` accepts it: + (or 00) and
+ * 8–15 digits, spaces, dots, dashes and brackets allowed.
+ */
+export const phoneNumberSchema = typedText(32).refine((text) => normalizePhone(text) !== undefined, validationMessages.phoneFormat);
 
 export const publicUserSchema = z.object({
   id: idSchema,

@@ -31,6 +31,7 @@ import {
   decideVerificationContract,
   getStaffUploadContract,
   getUploadContract,
+  getVerificationContract,
   listVerificationsContract,
   submitAdvancedVerificationContract,
   submitIdentityVerificationContract,
@@ -83,6 +84,7 @@ import {
   withdrawP2pChatContract,
   getP2pChatImageContract,
   listP2pAppealsContract,
+  getP2pAppealContract,
   resolveP2pAppealContract,
   getStaffChatImageContract,
 } from './p2p/p2p.contracts.ts';
@@ -114,6 +116,7 @@ import {
 
 export * from './contract.ts';
 export * from './common.ts';
+export * from './validation.ts';
 export * from './auth/auth.contracts.ts';
 export * from './user/user.contracts.ts';
 export * from './user/security.contracts.ts';
@@ -161,6 +164,7 @@ export const allContracts = [
   submitIdentityVerificationContract,
   submitAdvancedVerificationContract,
   listVerificationsContract,
+  getVerificationContract,
   getStaffUploadContract,
   decideVerificationContract,
   serviceUrlContract,
@@ -234,6 +238,7 @@ export const allContracts = [
   withdrawP2pChatContract,
   getP2pChatImageContract,
   listP2pAppealsContract,
+  getP2pAppealContract,
   resolveP2pAppealContract,
   getStaffChatImageContract,
   listMessagesContract,

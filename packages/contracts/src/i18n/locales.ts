@@ -1,4 +1,11 @@
-import type { LocaleCode } from '../http/common.ts';
+/**
+ * Locales of the 13 catalogues (decisions page). Kept here so server and apps agree; in a module
+ * without zod, so an app's first script can name them without the contract schemas (ADR 0025).
+ */
+export const localeCodes = [
+  'en', 'de', 'es', 'fr', 'fr-pro', 'it', 'it-pro', 'ru', 'zh-Hans', 'zh-Hant', 'ja', 'vi', 'ar',
+] as const;
+export type LocaleCode = (typeof localeCodes)[number];
 
 /** Locales written right to left. */
 export const rtlLocales: ReadonlySet<LocaleCode> = new Set(['ar']);

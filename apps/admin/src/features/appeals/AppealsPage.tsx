@@ -1,37 +1,33 @@
-import { type ContractData, listP2pAppealsContract, resolveP2pAppealContract } from '@keel/contracts';
-import { useCallback, useState } from 'react';
-import { api } from '../../shared/api.ts';
+import { type ContractData, getP2pAppealContract, listP2pAppealsContract, resolveP2pAppealContract } from '@keel/contracts';
+import { useState } from 'react';
+import { Link, Outlet, useOutletContext } from 'react-router';
 import { DetailCard } from '../../shared/DetailCard.tsx';
 import { ErrorAlert } from '../../shared/ErrorAlert.tsx';
 import { formatDateTime } from '../../shared/format.ts';
+import { bodyOf, FieldErrorText, fieldMessage, useContractForm } from '../../shared/forms.tsx';
 import { useI18n } from '../../shared/i18n.tsx';
+import { useListQuery } from '../../shared/list-query.ts';
+import { useMoneyAction } from '../../shared/money-action.ts';
 import { PagedTable } from '../../shared/PagedTable.tsx';
+import { RecordRoute, useRecordLinks, useSeedRecord } from '../../shared/record-route.tsx';
 import { StatusTabs } from '../../shared/StatusTabs.tsx';
 import { useStaffImage } from '../../shared/staff-image.ts';
-import { usePagedList } from '../../shared/usePagedList.ts';
-import { Field, TwoPersonReasonText, TwoPersonRuleNote, useConfirmation, useStaffAction } from '../finance/finance-shared.tsx';
+import { Field, TwoPersonReasonText, TwoPersonRuleNote, useConfirmation } from '../finance/finance-shared.tsx';
 
-type AppealData = ContractData<typeof listP2pAppealsContract>['items'][number];
-/** An appeal as the table keys it: by its order (an order has at most one appeal). */
-type Appeal = AppealData & { id: string };
+type Appeal = ContractData<typeof getP2pAppealContract>;
 type ChatMessage = Appeal['chat'][number];
 type AppealStatus = 'open' | 'resolved';
 type Outcome = 'release' | 'refund';
 type Side = 'buyer' | 'seller';
 
 const PAGE_SIZE = 20;
+const LIST_PATH = '/appeals';
+/** The read that opens one appeal at /admin/appeals/:orderId. */
+const appealRead = { contract: getP2pAppealContract, param: 'orderId' };
 const statuses: readonly [AppealStatus, AppealStatus] = ['open', 'resolved'];
 
-/** The server's rule for the note (plain text: no control characters, so no line breaks, and no angle brackets). */
-const PLAIN_TEXT = /^[^\p{Cc}<>]*$/u;
-const NOTE_MAX = 500;
-
-const withId = (appeal: AppealData): Appeal => ({ ...appeal, id: appeal.order.id });
-
-const listAppeals = async (status: AppealStatus, page: number) => {
-  const data = await api(listP2pAppealsContract, { query: { status, page, pageSize: PAGE_SIZE } });
-  return { items: data.items.map(withId), total: data.total };
-};
+/** What the appeals queue gives the appeal opened under it: where a resolution is reported, how to close it. */
+type AppealsOutlet = { resolved: (updated: Appeal) => void; close: () => void };
 
 /** A side of the order by its role and account: "Buyer: alice (#12)". */
 function Party({ appeal, side }: { appeal: Appeal; side: Side }) {
@@ -107,24 +103,26 @@ function Chat({ appeal }: { appeal: Appeal }) {
 
 /**
  * The decision on an open appeal: release to the buyer or refund the seller, with a note both
- * sides read. A confirmation dialog names the effect with the order's own amounts and both users
- * (staff never type an amount); each confirmation is one action with its own Idempotency-Key (see
- * `useStaffAction`). Under the two-person rule the first member's choice is a proposal that a
- * different member confirms by choosing the same outcome (ADR 0022); the dialog says which.
+ * sides read (checked by the contract's rule before anything is asked). A confirmation dialog
+ * names the effect with the order's own amounts and both users (staff never type an amount); each
+ * confirmation is one action with its own Idempotency-Key (`useMoneyAction`). Under the
+ * two-person rule the first member's choice is a proposal that a different member confirms by
+ * choosing the same outcome (ADR 0022); the dialog says which.
  */
 function ResolvePanel({ appeal, onResolved }: { appeal: Appeal; onResolved: (updated: Appeal) => void }) {
   const { t } = useI18n();
-  const { busy, error, setError, run } = useStaffAction();
-  const { ask, dialog } = useConfirmation(busy);
+  // A resolution (or a proposal) changes the queue and the appeal: both are read again.
+  const resolution = useMoneyAction(resolveP2pAppealContract, { invalidates: [listP2pAppealsContract, getP2pAppealContract] });
+  const { ask, dialog } = useConfirmation(resolution.busy);
   const { order, proposal } = appeal;
-  // Confirming a proposal: the note starts as the proposer's, which the confirming member may keep.
-  const [note, setNote] = useState(proposal?.note ?? '');
+  const form = useContractForm(bodyOf(resolveP2pAppealContract), {
+    // Confirming a proposal: the note starts as the proposer's, which the confirming member may keep.
+    defaultValues: { outcome: proposal?.outcome ?? 'release', note: proposal?.note ?? '' },
+    // The contract's plain-text rule, said for a note: one line, no angle brackets.
+    messages: { note: { invalid_format: fieldMessage('admin.appeals.noteInvalid') } },
+  });
 
-  function choose(outcome: Outcome) {
-    const text = note.trim();
-    if (text.length < 3) return setError(t('admin.appeals.noteTooShort'));
-    if (!PLAIN_TEXT.test(text)) return setError(t('admin.appeals.noteInvalid'));
-    setError(null);
+  const confirmThenResolve = form.handleSubmit((body) => {
     const named = {
       orderNo: order.orderNo,
       quantity: order.quantity,
@@ -139,53 +137,49 @@ function ResolvePanel({ appeal, onResolved }: { appeal: Appeal; onResolved: (upd
     const consequence =
       proposal === null
         ? t('admin.confirm.appeal.maybeProposal')
-        : proposal.outcome === outcome
+        : proposal.outcome === body.outcome
           ? `${t('admin.confirm.appeal.confirmsProposal', { staff: proposal.staff })} ${t('admin.appeals.confirm.final')}`
           : t('admin.confirm.appeal.replacesProposal', { staff: proposal.staff });
     ask(
       {
-        title: t(`admin.confirm.appeal.${outcome}.title`, named),
-        text: `${t(`admin.confirm.appeal.${outcome}.text`, named)} ${consequence}`,
-        confirmLabel: t(`admin.appeals.confirm.${outcome}`),
-        danger: outcome === 'refund',
+        title: t(`admin.confirm.appeal.${body.outcome}.title`, named),
+        text: `${t(`admin.confirm.appeal.${body.outcome}.text`, named)} ${consequence}`,
+        confirmLabel: t(`admin.appeals.confirm.${body.outcome}`),
+        danger: body.outcome === 'refund',
       },
       async () => {
-        const body = { outcome, note: text };
-        const updated = await run(`appeal:${order.id}:${JSON.stringify(body)}`, (idempotencyKey) =>
-          api(resolveP2pAppealContract, { params: { orderId: order.id }, body, idempotencyKey }),
-        );
-        if (updated) onResolved(withId(updated));
+        const updated = await resolution.run({ params: { orderId: order.id }, body });
+        if (updated) onResolved(updated);
       },
     );
-  }
+  });
+  const choose = (outcome: Outcome) => {
+    form.setValue('outcome', outcome);
+    void confirmThenResolve();
+  };
 
   return (
     <section className="decision" aria-label={t('admin.appeals.section.resolution')} data-testid="appeal-resolve">
       {dialog}
       <h4>{t('admin.appeals.section.resolution')}</h4>
       <p className="muted">{t('admin.appeals.resolve.intro')}</p>
-      <label>
-        {t('admin.appeals.noteLabel')}
-        <textarea
-          name="note"
-          value={note}
-          onChange={(event) => setNote(event.target.value)}
-          minLength={3}
-          maxLength={NOTE_MAX}
-          required
-          dir="auto"
-        />
-      </label>
-      <p className="muted">{t('admin.appeals.noteShown')}</p>
-      <ErrorAlert message={error} />
-      <div className="row">
-        <button type="button" className="secondary" onClick={() => choose('refund')} disabled={busy} data-testid="appeal-refund">
-          {t('admin.appeals.refund')}
-        </button>
-        <button type="button" onClick={() => choose('release')} disabled={busy} data-testid="appeal-release">
-          {t('admin.appeals.release')}
-        </button>
-      </div>
+      <form onSubmit={confirmThenResolve} noValidate>
+        <label>
+          {t('admin.appeals.noteLabel')}
+          <textarea minLength={3} maxLength={500} required dir="auto" aria-describedby="appeal-note-error" {...form.register('note')} />
+        </label>
+        <FieldErrorText error={form.formState.errors.note} id="appeal-note-error" />
+        <p className="muted">{t('admin.appeals.noteShown')}</p>
+        <ErrorAlert error={resolution.error} />
+        <div className="row">
+          <button type="button" className="secondary" onClick={() => choose('refund')} disabled={resolution.busy} data-testid="appeal-refund">
+            {t('admin.appeals.refund')}
+          </button>
+          <button type="button" onClick={() => choose('release')} disabled={resolution.busy} data-testid="appeal-release">
+            {t('admin.appeals.release')}
+          </button>
+        </div>
+      </form>
     </section>
   );
 }
@@ -349,32 +343,43 @@ function Detail({ appeal, onClose, onResolved }: { appeal: Appeal; onClose: () =
   );
 }
 
+/** /admin/appeals/:orderId — one appeal, open or resolved, above the queue it was opened from. */
+export function AppealDetailRoute() {
+  const { resolved, close } = useOutletContext<AppealsOutlet>();
+  return (
+    <RecordRoute read={appealRead} onClose={close}>
+      {(appeal) => <Detail key={appeal.order.id} appeal={appeal} onClose={close} onResolved={resolved} />}
+    </RecordRoute>
+  );
+}
+
 /**
- * P2P appeals (roles admin and support): open ones oldest first, resolved ones newest first. The
- * detail shows every fact of the order, who appealed and why, and the full chat; an open appeal is
- * resolved to one of two outcomes (release to the buyer, refund the seller) with a note both sides
- * read — by two members when the two-person rule applies (a proposal, then a confirmation; open
- * proposals are marked in the queue). No staff action here sets a price, an amount or a balance.
+ * P2P appeals (roles admin and support): open ones oldest first, resolved ones newest first, the
+ * state and page in the URL. An appeal opens at its own URL (/admin/appeals/:orderId) with every
+ * fact of the order, who appealed and why, and the full chat; an open appeal is resolved to one
+ * of two outcomes (release to the buyer, refund the seller) with a note both sides read — by two
+ * members when the two-person rule applies (a proposal, then a confirmation; open proposals are
+ * marked in the queue). No staff action here sets a price, an amount or a balance.
  */
 export function AppealsPage() {
   const { t } = useI18n();
-  const [status, setStatus] = useState<AppealStatus>('open');
-  const [open, setOpen] = useState<Appeal | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-
-  const fetchPage = useCallback((page: number) => listAppeals(status, page), [status]);
-  const list = usePagedList(fetchPage, PAGE_SIZE);
+  const { filter, searchFor, list, table } = useListQuery(listP2pAppealsContract, PAGE_SIZE);
+  const status = filter.status;
+  const { recordTo, close } = useRecordLinks(LIST_PATH);
+  const seed = useSeedRecord(appealRead);
+  // A notice belongs to the state it was given in: another tab does not show it.
+  const [notice, setNotice] = useState<{ status: AppealStatus; text: string } | null>(null);
 
   function resolved(updated: Appeal) {
-    // The detail stays open on the recorded decision; the open queue no longer lists it.
-    setOpen(updated);
+    // The appeal stays open on the recorded decision; the open queue no longer lists it.
     if (updated.resolution) {
-      setNotice(t('admin.appeals.notice.resolved', { orderNo: updated.order.orderNo, resolution: t(`admin.appeals.resolution.${updated.resolution}`) }));
+      const resolution = t(`admin.appeals.resolution.${updated.resolution}`);
+      setNotice({ status, text: t('admin.appeals.notice.resolved', { orderNo: updated.order.orderNo, resolution }) });
     } else if (updated.proposal) {
       // The two-person rule applied: only a proposal was recorded, nothing moved.
-      setNotice(t('admin.appeals.notice.proposed', { orderNo: updated.order.orderNo, resolution: t(`admin.appeals.resolution.${updated.proposal.outcome}`) }));
+      const resolution = t(`admin.appeals.resolution.${updated.proposal.outcome}`);
+      setNotice({ status, text: t('admin.appeals.notice.proposed', { orderNo: updated.order.orderNo, resolution }) });
     }
-    void list.load();
   }
 
   const columns = [
@@ -399,37 +404,33 @@ export function AppealsPage() {
         statuses={statuses}
         status={status}
         labelOf={(each) => t(`admin.appeals.status.${each}`)}
-        onChange={(each) => {
-          setStatus(each);
-          list.setPage(1);
-          setOpen(null);
-          setNotice(null);
-        }}
+        linkTo={(each) => ({ pathname: LIST_PATH, search: searchFor({ status: each }) })}
       />
       <div className="toolbar">
-        <button type="button" className="secondary" onClick={() => void list.load()}>
+        <button type="button" className="secondary" onClick={() => void list.refetch()}>
           {t('admin.appeals.refresh')}
         </button>
       </div>
-      <ErrorAlert message={list.error} />
-      {notice && (
+      <ErrorAlert error={list.error} />
+      {notice?.status === status && (
         <p className="notice" role="status" data-testid="appeal-notice">
-          {notice}
+          {notice.text}
         </p>
       )}
-      {open && (
-        <Detail
-          key={open.id}
-          appeal={open}
-          onClose={() => {
-            setOpen(null);
-            setNotice(null);
-          }}
-          onResolved={resolved}
-        />
-      )}
+      <Outlet
+        context={
+          {
+            resolved,
+            close: () => {
+              setNotice(null);
+              close();
+            },
+          } satisfies AppealsOutlet
+        }
+      />
       <PagedTable
-        list={list}
+        {...table}
+        rowKey={(item) => item.order.id}
         total="admin.appeals.total"
         empty={{ text: 'admin.appeals.empty', testId: 'appeals-empty' }}
         columns={columns}
@@ -468,15 +469,15 @@ export function AppealsPage() {
             </td>
             {status === 'resolved' && <td>{item.resolution ? t(`admin.appeals.resolution.${item.resolution}`) : ''}</td>}
             <td>
-              <button
-                type="button"
+              <Link
+                to={recordTo(item.order.id)}
                 onClick={() => {
-                  setOpen(item);
+                  seed(item.order.id, item);
                   setNotice(null);
                 }}
               >
                 {t('admin.appeals.view')}
-              </button>
+              </Link>
             </td>
           </tr>
         )}

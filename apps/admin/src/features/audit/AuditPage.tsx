@@ -1,26 +1,24 @@
 import { listAuditContract } from '@keel/contracts';
-import { api } from '../../shared/api.ts';
-import { formatDateTime } from '../../shared/format.ts';
 import { ErrorAlert } from '../../shared/ErrorAlert.tsx';
+import { formatDateTime } from '../../shared/format.ts';
 import { useI18n } from '../../shared/i18n.tsx';
+import { useListQuery } from '../../shared/list-query.ts';
 import { PagedTable } from '../../shared/PagedTable.tsx';
-import { usePagedList } from '../../shared/usePagedList.ts';
 
 const PAGE_SIZE = 50;
 
-const fetchAuditPage = (page: number) => api(listAuditContract, { query: { page, pageSize: PAGE_SIZE } });
-
+/** The append-only audit log, newest first; the page is the URL's (/admin/audit?page=3). */
 export function AuditPage() {
   const { t } = useI18n();
-  const list = usePagedList(fetchAuditPage, PAGE_SIZE);
+  const { list, table } = useListQuery(listAuditContract, PAGE_SIZE);
 
   return (
     <section>
       <h2>{t('admin.audit.title')}</h2>
       <p className="muted">{t('admin.audit.appendOnly')}</p>
-      <ErrorAlert message={list.error} />
+      <ErrorAlert error={list.error} />
       <PagedTable
-        list={list}
+        {...table}
         columns={['admin.audit.time', 'admin.audit.staff', 'admin.audit.action', 'admin.audit.target', 'admin.audit.detail']}
         row={(entry) => (
           <tr>

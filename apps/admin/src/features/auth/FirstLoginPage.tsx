@@ -1,12 +1,13 @@
-import { enableStaffTotpContract, startStaffTotpContract, type StaffRole } from '@keel/contracts';
-import { type FormEvent, useState } from 'react';
-import { api } from '../../shared/api.ts';
+import { enableStaffTotpContract, staffMeContract, startStaffTotpContract, type StaffRole } from '@keel/contracts';
+import { QrCode } from '@keel/ui';
 import { ErrorAlert } from '../../shared/ErrorAlert.tsx';
 import { formatDateTime } from '../../shared/format.ts';
+import { bodyOf, FieldErrorText, useContractForm } from '../../shared/forms.tsx';
 import { useI18n } from '../../shared/i18n.tsx';
 import { LanguageSelect } from '../../shared/LanguageSelect.tsx';
-import { QrCode } from '@keel/ui';
+import { useContractMutation } from '../../shared/queries.ts';
 import { PasswordForm } from './PasswordForm.tsx';
+import { codeDigits, TotpCodeField } from './TotpCodeField.tsx';
 
 type SetupStaff = { username: string; roles: StaffRole[]; setupStep: 'set_password' | 'enrol_totp' | null; oneTimePasswordExpiresAt: string | null };
 
@@ -18,9 +19,10 @@ function groupSecret(secret: string): string {
 /**
  * The first-login steps (ADR 0020), before any other page: a member with a one-time password sets
  * their own, then every member enrols an authenticator (QR code or the key typed by hand, then a
- * current code). The server refuses every other staff call until both are done.
+ * current code). The server refuses every other staff call until both are done. Each step, once
+ * taken, reads the member again (`GET /home/admin/me`), which shows the next one.
  */
-export function FirstLoginPage({ staff, onStepDone, onLogout }: { staff: SetupStaff; onStepDone: () => void; onLogout: () => void }) {
+export function FirstLoginPage({ staff, onLogout }: { staff: SetupStaff; onLogout: () => void }) {
   const { t } = useI18n();
   return (
     <main className="login">
@@ -36,10 +38,10 @@ export function FirstLoginPage({ staff, onStepDone, onLogout }: { staff: SetupSt
             {staff.oneTimePasswordExpiresAt && (
               <p className="notice">{t('admin.firstLogin.oneTimeExpires', { time: formatDateTime(staff.oneTimePasswordExpiresAt) })}</p>
             )}
-            <PasswordForm currentLabel="admin.firstLogin.oneTimePassword" onDone={onStepDone} testId="set-password" />
+            <PasswordForm currentLabel="admin.firstLogin.oneTimePassword" testId="set-password" />
           </>
         )}
-        {staff.setupStep === 'enrol_totp' && <TotpEnrolment onDone={onStepDone} />}
+        {staff.setupStep === 'enrol_totp' && <TotpEnrolment />}
         <div className="row spread">
           <LanguageSelect />
           <button type="button" className="secondary" onClick={onLogout}>
@@ -51,52 +53,30 @@ export function FirstLoginPage({ staff, onStepDone, onLogout }: { staff: SetupSt
   );
 }
 
-function TotpEnrolment({ onDone }: { onDone: () => void }) {
-  const { t, describeError } = useI18n();
-  const [setup, setSetup] = useState<{ secret: string; otpauthUri: string } | null>(null);
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function start() {
-    setBusy(true);
-    setError(null);
-    try {
-      setSetup(await api(startStaffTotpContract));
-    } catch (caught) {
-      setError(describeError(caught));
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  async function confirm(event: FormEvent) {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await api(enableStaffTotpContract, { body: { code: code.trim() } });
-      onDone();
-    } catch (caught) {
-      setError(describeError(caught));
-    } finally {
-      setBusy(false);
-    }
-  }
+function TotpEnrolment() {
+  const { t } = useI18n();
+  const start = useContractMutation(startStaffTotpContract);
+  // Enrolled: the first-login step is read again, and the shell shows the member's views.
+  const enable = useContractMutation(enableStaffTotpContract, { invalidates: [staffMeContract] });
+  const form = useContractForm(bodyOf(enableStaffTotpContract), { defaultValues: { code: '' } });
+  const { errors } = form.formState;
+  const code = form.watch('code');
+  const submit = form.handleSubmit((body) => enable.mutate({ body }));
+  const setup = start.data;
 
   if (!setup) {
     return (
       <div className="detail">
         <p>{t('admin.firstLogin.totpIntro')}</p>
-        <ErrorAlert message={error} />
-        <button type="button" onClick={() => void start()} disabled={busy}>
+        <ErrorAlert error={start.error} />
+        <button type="button" onClick={() => start.mutate({})} disabled={start.isPending}>
           {t('admin.firstLogin.totpStart')}
         </button>
       </div>
     );
   }
   return (
-    <form className="detail" onSubmit={confirm} data-testid="totp-enrolment">
+    <form className="detail" onSubmit={submit} noValidate data-testid="totp-enrolment">
       <p>{t('admin.firstLogin.totpScan')}</p>
       <div className="qr-box">
         <QrCode text={setup.otpauthUri} label={t('admin.firstLogin.totpQrLabel')} />
@@ -105,20 +85,10 @@ function TotpEnrolment({ onDone }: { onDone: () => void }) {
       <p className="secret" data-testid="totp-secret" data-secret={setup.secret}>
         <code>{groupSecret(setup.secret)}</code>
       </p>
-      <label>
-        {t('admin.login.totpCode')}
-        <input
-          name="code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          value={code}
-          onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
-          required
-        />
-      </label>
-      <ErrorAlert message={error} />
-      <button type="submit" disabled={busy || code.length !== 6}>
+      <TotpCodeField field={form.register('code', { setValueAs: codeDigits })} describedBy="totp-code-error" required />
+      <FieldErrorText error={errors.code} id="totp-code-error" />
+      <ErrorAlert error={enable.error} />
+      <button type="submit" disabled={enable.isPending || codeDigits(code).length !== 6}>
         {t('admin.firstLogin.totpConfirm')}
       </button>
     </form>

@@ -1,70 +1,57 @@
-import { staffLoginContract } from '@keel/contracts';
-import { type FormEvent, useState } from 'react';
-import { api, staffToken } from '../../shared/api.ts';
+import { staffLoginContract, staffMeContract } from '@keel/contracts';
+import { contractKey } from '@keel/ui';
+import { useQueryClient } from '@tanstack/react-query';
+import { staffToken } from '../../shared/api.ts';
 import { ErrorAlert } from '../../shared/ErrorAlert.tsx';
+import { bodyOf, emptyAsUndefined, FieldErrorText, useContractForm } from '../../shared/forms.tsx';
 import { useI18n } from '../../shared/i18n.tsx';
 import { LanguageSelect } from '../../shared/LanguageSelect.tsx';
+import { useContractMutation } from '../../shared/queries.ts';
+import { codeDigits, TotpCodeField } from './TotpCodeField.tsx';
 
-export function LoginPage({ onLoggedIn }: { onLoggedIn: () => void }) {
-  const { t, describeError } = useI18n();
-  const [username, setUsername] = useState('');
-  const [password, setPassword] = useState('');
-  const [totpCode, setTotpCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      // Staff with an authenticator send its code; the first login (one-time password) has none yet.
-      const data = await api(staffLoginContract, { body: { username, password, totpCode: totpCode.trim() || undefined } });
+/**
+ * Staff login, shown in place of any view while there is no staff session: the URL stays, so
+ * after logging in the member is on the page the link named.
+ */
+export function LoginPage() {
+  const { t } = useI18n();
+  const client = useQueryClient();
+  const login = useContractMutation(staffLoginContract, {
+    onSuccess: (data) => {
+      // The answer names the member: the shell needs no second call before drawing the view.
+      client.setQueryData(contractKey(staffMeContract, {}), data.staff);
       staffToken.set(data.token);
-      onLoggedIn();
-    } catch (caught) {
-      setError(describeError(caught));
-    } finally {
-      setBusy(false);
-    }
-  }
+    },
+  });
+  const form = useContractForm(bodyOf(staffLoginContract), { defaultValues: { username: '', password: '' } });
+  const { errors } = form.formState;
+  // Staff with an authenticator send its code; the first login (one-time password) has none yet.
+  const submit = form.handleSubmit((body) => login.mutate({ body }));
 
   return (
     <main className="login">
-      <form className="card" onSubmit={submit}>
+      <form className="card" onSubmit={submit} noValidate>
         <h1>{t('admin.login.title')}</h1>
         <label>
           {t('admin.login.username')}
-          <input name="username" autoComplete="username" value={username} onChange={(e) => setUsername(e.target.value)} required />
+          <input autoComplete="username" required aria-describedby="username-error" {...form.register('username')} />
         </label>
+        <FieldErrorText error={errors.username} id="username-error" />
         <label>
           {t('admin.login.password')}
-          <input
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            required
-          />
+          <input type="password" autoComplete="current-password" required aria-describedby="password-error" {...form.register('password')} />
         </label>
-        <label>
-          {t('admin.login.totpCode')}
-          <input
-            name="totpCode"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            value={totpCode}
-            onChange={(e) => setTotpCode(e.target.value.replace(/\D/g, ''))}
-            aria-describedby="totp-hint"
-          />
-        </label>
+        <FieldErrorText error={errors.password} id="password-error" />
+        <TotpCodeField
+          field={form.register('totpCode', { setValueAs: (value: unknown) => emptyAsUndefined(codeDigits(value)) })}
+          describedBy="totp-hint totp-error"
+        />
         <p id="totp-hint" className="muted hint">
           {t('admin.login.totpHint')}
         </p>
-        <ErrorAlert message={error} />
-        <button type="submit" disabled={busy}>
+        <FieldErrorText error={errors.totpCode} id="totp-error" />
+        <ErrorAlert error={login.error} />
+        <button type="submit" disabled={login.isPending}>
           {t('admin.login.submit')}
         </button>
         <LanguageSelect />

@@ -1,27 +1,24 @@
-import { type ContractData, decideDepositContract, depositStatuses, listStaffDepositsContract } from '@keel/contracts';
-import { api } from '../../shared/api.ts';
+import { type ContractData, decideDepositContract, depositStatuses, getStaffDepositContract, listStaffDepositsContract } from '@keel/contracts';
+import { useStaff } from '../../app/staff.ts';
 import { ErrorAlert } from '../../shared/ErrorAlert.tsx';
 import { formatDateTime } from '../../shared/format.ts';
 import { useI18n } from '../../shared/i18n.tsx';
+import { bodyOf } from '../../shared/forms.tsx';
+import { useMoneyAction } from '../../shared/money-action.ts';
 import { useStaffImage } from '../../shared/staff-image.ts';
 import {
   ApprovalsCell,
   DecisionPanel,
   Field,
-  type FinanceStaff,
+  financeRecordRoute,
   FinanceQueue,
   isOwnFirstApproval,
   MakerChecker,
-  type QueueQuery,
   RecordDetail,
-  type RecordDetailProps,
   Short,
-  useStaffAction,
 } from './finance-shared.tsx';
 
 type Deposit = ContractData<typeof listStaffDepositsContract>['items'][number];
-
-const listDeposits = (query: QueueQuery<Deposit['status']>) => api(listStaffDepositsContract, { query });
 
 /** How a deposit is checked: by staff, or on chain with its confirmation progress. */
 function ReviewMode({ item }: { item: Deposit }) {
@@ -51,14 +48,14 @@ function DepositProof({ depositId }: { depositId: string }) {
   );
 }
 
-export function DepositDetail({ item, staff, onClose, onChanged }: RecordDetailProps<Deposit>) {
+function DepositDetail({ item, onClose, onChanged }: { item: Deposit; onClose: () => void; onChanged: (updated: Deposit) => void }) {
   const { t } = useI18n();
-  const { busy, error, setError, run } = useStaffAction();
+  const staff = useStaff();
+  // A decision changes the queue and the record: both are read again.
+  const decision = useMoneyAction(decideDepositContract, { invalidates: [listStaffDepositsContract, getStaffDepositContract] });
 
   async function decide(body: { decision: 'approve' } | { decision: 'reject'; reason: string }): Promise<void> {
-    const updated = await run(`deposit:${item.id}:${JSON.stringify(body)}`, (idempotencyKey) =>
-      api(decideDepositContract, { params: { depositId: item.id }, body, idempotencyKey }),
-    );
+    const updated = await decision.run({ params: { depositId: item.id }, body });
     if (updated) onChanged(updated);
   }
 
@@ -117,33 +114,28 @@ export function DepositDetail({ item, staff, onClose, onChanged }: RecordDetailP
         </p>
       )}
       <MakerChecker record={item} staff={staff} />
-      <ErrorAlert message={error} />
+      <ErrorAlert error={decision.error} />
       {staffDecides && item.status === 'pending' && (
         <DecisionPanel
-          busy={busy}
+          kind="deposit"
+          named={named}
+          rejectLabel="admin.confirm.rejectAmount"
+          decide={decide}
+          schema={bodyOf(decideDepositContract)}
+          busy={decision.busy}
           approveBlocked={isOwnFirstApproval(item, staff)}
           approveNote={t('admin.finance.deposits.approveNote', { amount: item.amount, asset: item.asset })}
-          confirm={{
-            approve: {
-              title: t('admin.confirm.deposit.approve.title', named),
-              text: t('admin.confirm.deposit.approve.text', named),
-              confirmLabel: t('admin.confirm.approveAmount', named),
-            },
-            reject: (reason) => ({
-              title: t('admin.confirm.deposit.reject.title', named),
-              text: t('admin.confirm.deposit.reject.text', { ...named, reason }),
-              confirmLabel: t('admin.confirm.rejectAmount', named),
-              danger: true,
-            }),
-          }}
-          onApprove={() => decide({ decision: 'approve' })}
-          onReject={(reason) => decide({ decision: 'reject', reason })}
-          onInvalid={setError}
         />
       )}
     </RecordDetail>
   );
 }
+
+/** The read that opens one deposit at /admin/deposits/:depositId. */
+const record = { contract: getStaffDepositContract, param: 'depositId' };
+
+/** /admin/deposits/:depositId — one deposit, in any state, above the queue it was opened from. */
+export const DepositDetailRoute = financeRecordRoute<Deposit>(record, DepositDetail);
 
 /**
  * The deposit queue (roles admin and finance): deposit requests by state, pending ones first-in
@@ -151,13 +143,13 @@ export function DepositDetail({ item, staff, onClose, onChanged }: RecordDetailP
  * through the ledger) or reject with a reason the user reads; above the two-person threshold a
  * second staff member approves. On-chain-checked deposits are credited without a staff step.
  */
-export function DepositsPage({ staff }: { staff: FinanceStaff }) {
+export function DepositsPage() {
   return (
-    <FinanceQueue
+    <FinanceQueue<Deposit['status'], Deposit>
       kind="deposit"
       statuses={depositStatuses}
-      staff={staff}
-      fetchPage={listDeposits}
+      list={listStaffDepositsContract}
+      record={record}
       columns={() => [
         'admin.finance.col.usdtValue',
         'admin.finance.col.txHash',
@@ -180,7 +172,6 @@ export function DepositsPage({ staff }: { staff: FinanceStaff }) {
           </td>
         </>
       )}
-      Detail={DepositDetail}
     />
   );
 }

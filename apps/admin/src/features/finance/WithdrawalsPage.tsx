@@ -3,34 +3,31 @@ import {
   completeWithdrawalContract,
   decideWithdrawalContract,
   failWithdrawalContract,
+  getStaffWithdrawalContract,
   listStaffWithdrawalsContract,
   withdrawalStatuses,
 } from '@keel/contracts';
-import { type FormEvent, useState } from 'react';
-import { api } from '../../shared/api.ts';
+import { useStaff } from '../../app/staff.ts';
 import { ErrorAlert } from '../../shared/ErrorAlert.tsx';
 import { formatDateTime } from '../../shared/format.ts';
+import { bodyOf, FieldErrorText, fieldMessage, useContractForm } from '../../shared/forms.tsx';
 import { useI18n } from '../../shared/i18n.tsx';
+import { useMoneyAction } from '../../shared/money-action.ts';
 import {
   ApprovalsCell,
   DecisionPanel,
   Field,
-  type FinanceStaff,
+  financeRecordRoute,
   FinanceQueue,
   isOwnFirstApproval,
   MakerChecker,
-  type QueueQuery,
   RecordDetail,
-  type RecordDetailProps,
   Short,
   useConfirmation,
-  useStaffAction,
 } from './finance-shared.tsx';
 
 type Withdrawal = ContractData<typeof listStaffWithdrawalsContract>['items'][number];
 type WithdrawalStatus = Withdrawal['status'];
-
-const listWithdrawals = (query: QueueQuery<WithdrawalStatus>) => api(listStaffWithdrawalsContract, { query });
 
 /** Pending and approved withdrawals still wait their turn: their tables show the queue position. */
 const isOpen = (status: WithdrawalStatus) => status === 'pending' || status === 'approved';
@@ -50,46 +47,44 @@ function namedWithdrawal(item: Withdrawal) {
 
 /**
  * An approved withdrawal: record the hash of the broadcast transaction (completes it), or mark it
- * failed with a reason (the held amount and fee return to the user). Both forms are shown at once;
- * each asks in a dialog naming the amounts and the user before it acts.
+ * failed with a reason (the held amount and fee return to the user). Both forms are shown at once,
+ * each checked by its contract's body; each asks in a dialog naming the amounts and the user
+ * before it acts.
  */
 function BroadcastPanel({
   item,
   busy,
   onComplete,
   onFail,
-  onInvalid,
 }: {
   item: Withdrawal;
   busy: boolean;
   onComplete: (txHash: string) => Promise<void>;
   onFail: (reason: string) => Promise<void>;
-  onInvalid: (message: string) => void;
 }) {
   const { t } = useI18n();
-  const [txHash, setTxHash] = useState('');
-  const [failReason, setFailReason] = useState('');
   const { ask, dialog } = useConfirmation(busy);
   const named = namedWithdrawal(item);
+  const completeForm = useContractForm(bodyOf(completeWithdrawalContract), {
+    defaultValues: { txHash: '' },
+    messages: { txHash: { too_small: fieldMessage('admin.finance.withdrawals.txHashRequired') } },
+  });
+  const failForm = useContractForm(bodyOf(failWithdrawalContract), {
+    defaultValues: { reason: '' },
+    messages: { reason: { too_small: fieldMessage('admin.finance.reasonTooShort') } },
+  });
 
-  function complete(event: FormEvent) {
-    event.preventDefault();
-    const hash = txHash.trim();
-    if (hash === '') return onInvalid(t('admin.finance.withdrawals.txHashRequired'));
+  const complete = completeForm.handleSubmit(({ txHash }) =>
     ask(
       {
         title: t('admin.confirm.withdrawal.complete.title', named),
-        text: t('admin.confirm.withdrawal.complete.text', { ...named, txHash: hash }),
+        text: t('admin.confirm.withdrawal.complete.text', { ...named, txHash }),
         confirmLabel: t('admin.confirm.payOut', named),
       },
-      () => onComplete(hash),
-    );
-  }
-
-  function fail(event: FormEvent) {
-    event.preventDefault();
-    const reason = failReason.trim();
-    if (reason.length < 3) return onInvalid(t('admin.finance.reasonTooShort'));
+      () => onComplete(txHash),
+    ),
+  );
+  const fail = failForm.handleSubmit(({ reason }) =>
     ask(
       {
         title: t('admin.confirm.withdrawal.fail.title', named),
@@ -98,17 +93,18 @@ function BroadcastPanel({
         danger: true,
       },
       () => onFail(reason),
-    );
-  }
+    ),
+  );
 
   return (
     <div className="decision">
       {dialog}
-      <form onSubmit={complete} data-testid="broadcast-form">
+      <form onSubmit={complete} noValidate data-testid="broadcast-form">
         <label>
           {t('admin.finance.withdrawals.txHashLabel')}
-          <input name="txHash" value={txHash} onChange={(event) => setTxHash(event.target.value)} maxLength={100} autoComplete="off" required />
+          <input maxLength={100} autoComplete="off" required aria-describedby="tx-hash-error" {...completeForm.register('txHash')} />
         </label>
+        <FieldErrorText error={completeForm.formState.errors.txHash} id="tx-hash-error" />
         <p className="muted">{t('admin.finance.withdrawals.broadcastNote')}</p>
         <div className="row">
           <button type="submit" disabled={busy}>
@@ -116,18 +112,12 @@ function BroadcastPanel({
           </button>
         </div>
       </form>
-      <form onSubmit={fail} data-testid="fail-form">
+      <form onSubmit={fail} noValidate data-testid="fail-form">
         <label>
           {t('admin.finance.withdrawals.failReasonLabel')}
-          <textarea
-            name="failReason"
-            value={failReason}
-            onChange={(event) => setFailReason(event.target.value)}
-            minLength={3}
-            maxLength={500}
-            required
-          />
+          <textarea minLength={3} maxLength={500} required aria-describedby="fail-reason-error" {...failForm.register('reason')} />
         </label>
+        <FieldErrorText error={failForm.formState.errors.reason} id="fail-reason-error" />
         <p className="muted">
           {t('admin.finance.reasonShown')} {t('admin.finance.withdrawals.returnNote', { total: item.totalFrozen, asset: item.asset })}
         </p>
@@ -141,21 +131,23 @@ function BroadcastPanel({
   );
 }
 
-export function WithdrawalDetail({ item, staff, onClose, onChanged }: RecordDetailProps<Withdrawal>) {
-  const { t } = useI18n();
-  const { busy, error, setError, run } = useStaffAction();
-  const params = { withdrawalId: item.id };
+/** Every step on a withdrawal changes the queue and the record: both are read again. */
+const changes = { invalidates: [listStaffWithdrawalsContract, getStaffWithdrawalContract] };
 
+function WithdrawalDetail({ item, onClose, onChanged }: { item: Withdrawal; onClose: () => void; onChanged: (updated: Withdrawal) => void }) {
+  const { t } = useI18n();
+  const staff = useStaff();
+  const decision = useMoneyAction(decideWithdrawalContract, changes);
+  const completion = useMoneyAction(completeWithdrawalContract, changes);
+  const failure = useMoneyAction(failWithdrawalContract, changes);
+  const busy = decision.busy || completion.busy || failure.busy;
+  const params = { withdrawalId: item.id };
   const named = namedWithdrawal(item);
 
-  async function act(signature: string, call: (idempotencyKey: string) => Promise<Withdrawal>): Promise<void> {
-    const updated = await run(`withdrawal:${item.id}:${signature}`, call);
+  async function settled(updated: Withdrawal | undefined) {
     if (updated) onChanged(updated);
   }
-
-  function decide(body: { decision: 'approve' } | { decision: 'reject'; reason: string }) {
-    return act(`decision:${JSON.stringify(body)}`, (idempotencyKey) => api(decideWithdrawalContract, { params, body, idempotencyKey }));
-  }
+  const decide = async (body: { decision: 'approve' } | { decision: 'reject'; reason: string }) => settled(await decision.run({ params, body }));
 
   return (
     <RecordDetail
@@ -210,43 +202,37 @@ export function WithdrawalDetail({ item, staff, onClose, onChanged }: RecordDeta
     >
       {item.status === 'cancelled' && <p className="muted">{t('admin.finance.withdrawals.cancelledNote')}</p>}
       <MakerChecker record={item} staff={staff} />
-      <ErrorAlert message={error} />
+      <ErrorAlert error={decision.error ?? completion.error ?? failure.error} />
       {item.status === 'pending' && (
         <DecisionPanel
+          kind="withdrawal"
+          named={named}
+          rejectLabel="admin.confirm.returnAmount"
+          decide={decide}
+          schema={bodyOf(decideWithdrawalContract)}
           busy={busy}
           approveBlocked={isOwnFirstApproval(item, staff)}
           approveNote={t('admin.finance.withdrawals.approveNote', { amount: item.amount, asset: item.asset, fee: item.fee })}
           rejectNote={t('admin.finance.withdrawals.returnNote', { total: item.totalFrozen, asset: item.asset })}
-          confirm={{
-            approve: {
-              title: t('admin.confirm.withdrawal.approve.title', named),
-              text: t('admin.confirm.withdrawal.approve.text', named),
-              confirmLabel: t('admin.confirm.approveAmount', named),
-            },
-            reject: (reason) => ({
-              title: t('admin.confirm.withdrawal.reject.title', named),
-              text: t('admin.confirm.withdrawal.reject.text', { ...named, reason }),
-              confirmLabel: t('admin.confirm.returnAmount', named),
-              danger: true,
-            }),
-          }}
-          onApprove={() => decide({ decision: 'approve' })}
-          onReject={(reason) => decide({ decision: 'reject', reason })}
-          onInvalid={setError}
         />
       )}
       {item.status === 'approved' && (
         <BroadcastPanel
           item={item}
           busy={busy}
-          onComplete={(txHash) => act(`complete:${txHash}`, (idempotencyKey) => api(completeWithdrawalContract, { params, body: { txHash }, idempotencyKey }))}
-          onFail={(reason) => act(`fail:${reason}`, (idempotencyKey) => api(failWithdrawalContract, { params, body: { reason }, idempotencyKey }))}
-          onInvalid={setError}
+          onComplete={async (txHash) => settled(await completion.run({ params, body: { txHash } }))}
+          onFail={async (reason) => settled(await failure.run({ params, body: { reason } }))}
         />
       )}
     </RecordDetail>
   );
 }
+
+/** The read that opens one withdrawal at /admin/withdrawals/:withdrawalId. */
+const record = { contract: getStaffWithdrawalContract, param: 'withdrawalId' };
+
+/** /admin/withdrawals/:withdrawalId — one withdrawal, in any state, above the queue it was opened from. */
+export const WithdrawalDetailRoute = financeRecordRoute<Withdrawal>(record, WithdrawalDetail);
 
 /**
  * The withdrawal queue (roles admin and finance): withdrawals by state, open ones first-in
@@ -254,13 +240,13 @@ export function WithdrawalDetail({ item, staff, onClose, onChanged }: RecordDeta
  * different staff members above the threshold) or rejected with a reason; an approved one is
  * completed by recording the broadcast transaction's hash, or marked failed (funds return).
  */
-export function WithdrawalsPage({ staff }: { staff: FinanceStaff }) {
+export function WithdrawalsPage() {
   return (
-    <FinanceQueue
+    <FinanceQueue<WithdrawalStatus, Withdrawal>
       kind="withdrawal"
       statuses={withdrawalStatuses}
-      staff={staff}
-      fetchPage={listWithdrawals}
+      list={listStaffWithdrawalsContract}
+      record={record}
       columns={(status) => [
         'admin.finance.col.fee',
         'admin.finance.col.totalFrozen',
@@ -285,7 +271,6 @@ export function WithdrawalsPage({ staff }: { staff: FinanceStaff }) {
           <td>{formatDateTime(item.createdAt)}</td>
         </>
       )}
-      Detail={WithdrawalDetail}
     />
   );
 }

@@ -1,29 +1,32 @@
-import { ApiError, type ContractData, errorCatalogue, getTwoPersonRuleContract, type WalletChannelId, walletChannelIds } from '@keel/contracts';
+import {
+  getTwoPersonRuleContract,
+  listStaffDepositsContract,
+  type WalletChannelId,
+  walletChannelIds,
+} from '@keel/contracts';
 import type { MessageKey } from '@keel/locales';
-import { type FormEvent, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
-import { api } from '../../shared/api.ts';
+import { type ComponentType, type ReactNode, useState } from 'react';
+import { Link, Outlet, useOutletContext } from 'react-router';
+import type { z } from 'zod';
+import type { Staff } from '../../app/staff.ts';
+import { ConfirmDialog } from '../../shared/ConfirmDialog.tsx';
 import { DetailCard } from '../../shared/DetailCard.tsx';
 import { ErrorAlert } from '../../shared/ErrorAlert.tsx';
 import { formatDateTime } from '../../shared/format.ts';
+import { emptyAsUndefined, FieldErrorText, fieldMessage, useContractForm } from '../../shared/forms.tsx';
 import { useI18n } from '../../shared/i18n.tsx';
+import { type ListContract, queryOf, useListQuery } from '../../shared/list-query.ts';
 import { PagedTable } from '../../shared/PagedTable.tsx';
+import { ReasonForm } from '../../shared/ReasonForm.tsx';
+import { useContractQuery } from '../../shared/queries.ts';
+import { type RecordRead, RecordRoute, useRecordLinks, useSeedRecord } from '../../shared/record-route.tsx';
 import { StatusTabs } from '../../shared/StatusTabs.tsx';
-import { usePagedList } from '../../shared/usePagedList.ts';
-import { ConfirmDialog } from '../../shared/ConfirmDialog.tsx';
-
-/** The logged-in staff member, as App.tsx knows them (the finance views compare names with it). */
-export type FinanceStaff = { id: string; username: string };
 
 /** A status every finance queue shows (deposits use the first three). */
 export type FinanceStatus = 'pending' | 'approved' | 'completed' | 'rejected' | 'failed' | 'cancelled';
 
-export type QueueFilter = { channel: WalletChannelId | undefined; user: string | undefined };
-
-/** Which queue: it names the queue's texts and test ids (`deposits.title`, `deposit-row-…`). */
+/** Which queue: it names the queue's texts, test ids and URL (`deposits.title`, `deposit-row-…`, /admin/deposits). */
 export type QueueKind = 'deposit' | 'withdrawal';
-
-/** What one page of a queue is asked for. */
-export type QueueQuery<S extends FinanceStatus> = QueueFilter & { status: S; page: number; pageSize: number };
 
 /** The fields of a record that every queue shows in its table and its detail. */
 type QueueRecord = {
@@ -37,9 +40,6 @@ type QueueRecord = {
   address: string;
   amount: string;
 };
-
-/** What a queue gives the detail of the record it opens. */
-export type RecordDetailProps<T> = { item: T; staff: FinanceStaff; onClose: () => void; onChanged: (updated: T) => void };
 
 const PAGE_SIZE = 20;
 
@@ -77,21 +77,12 @@ export function TwoPersonReasonText({ reason }: { reason: TwoPersonReason }) {
 
 /**
  * The published two-person rule (the same numbers the server applies and users read), shown at
- * the top of the finance queues and the appeals.
+ * the top of the finance queues and the appeals. Only an explanation: the queue works without it,
+ * and a refused decision says why anyway, so a failed read shows nothing.
  */
 export function TwoPersonRuleNote() {
   const { t } = useI18n();
-  const [rule, setRule] = useState<ContractData<typeof getTwoPersonRuleContract> | null>(null);
-  useEffect(() => {
-    let live = true;
-    api(getTwoPersonRuleContract, {})
-      .then((data) => live && setRule(data))
-      // Only an explanation: the queue works without it, and a refused decision says why anyway.
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, []);
+  const rule = useContractQuery(getTwoPersonRuleContract, {}).data;
   if (!rule) return null;
   return (
     <p className="muted" data-testid="two-person-rule">
@@ -138,33 +129,26 @@ export function Short({ text, head = 8, tail = 6 }: { text: string; head?: numbe
   return <code title={text}>{short}</code>;
 }
 
-/**
- * Channel and user filters. The channel applies as soon as it is chosen; the user field (an id,
- * or a fragment of the name, e-mail or phone) on submit.
- */
-export function QueueFilters({ onApply, onRefresh }: { onApply: (filter: QueueFilter) => void; onRefresh: () => void }) {
-  const { t } = useI18n();
-  const [channel, setChannel] = useState<WalletChannelId | ''>('');
-  const [user, setUser] = useState('');
-  const apply = (next: WalletChannelId | '') => onApply({ channel: next || undefined, user: user.trim() || undefined });
+/** The queue filters as a form: the list contract's own rules for the channel and the user field. */
+const queueFilterSchema = queryOf(listStaffDepositsContract).pick({ channel: true, user: true });
+type QueueFilter = z.output<typeof queueFilterSchema>;
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    apply(channel);
-  }
+/**
+ * Channel and user filters, showing the URL's. The channel applies as soon as it is chosen; the
+ * user field (an id, or a fragment of the name, e-mail or phone) on submit. Applying the filter
+ * already shown reads the queue again.
+ */
+function QueueFilters({ filter, onApply, onRefresh }: { filter: QueueFilter; onApply: (filter: QueueFilter) => void; onRefresh: () => void }) {
+  const { t } = useI18n();
+  const form = useContractForm(queueFilterSchema, { values: { channel: filter.channel, user: filter.user } });
+  const apply = form.handleSubmit(onApply);
 
   return (
     <search>
-      <form className="toolbar" onSubmit={submit}>
+      <form className="toolbar" onSubmit={apply} noValidate>
         <select
           aria-label={t('admin.finance.filter.channel')}
-          name="channel"
-          value={channel}
-          onChange={(event) => {
-            const next = event.target.value as WalletChannelId | '';
-            setChannel(next);
-            apply(next);
-          }}
+          {...form.register('channel', { setValueAs: emptyAsUndefined, onChange: () => void apply() })}
         >
           <option value="">{t('admin.finance.filter.allChannels')}</option>
           {walletChannelIds.map((id) => (
@@ -176,16 +160,16 @@ export function QueueFilters({ onApply, onRefresh }: { onApply: (filter: QueueFi
         <input
           aria-label={t('admin.finance.filter.user')}
           placeholder={t('admin.finance.filter.user')}
-          name="user"
-          value={user}
-          onChange={(event) => setUser(event.target.value)}
           maxLength={64}
+          aria-describedby="queue-user-error"
+          {...form.register('user', { setValueAs: emptyAsUndefined })}
         />
         <button type="submit">{t('admin.finance.filter.apply')}</button>
         <button type="button" className="secondary" onClick={onRefresh}>
           {t('admin.finance.refresh')}
         </button>
       </form>
+      <FieldErrorText error={form.formState.errors.user} id="queue-user-error" />
     </search>
   );
 }
@@ -216,12 +200,12 @@ export function ApprovalsCell({ record }: { record: Approvable & { approvals?: n
 }
 
 /** True when the viewer gave the first of two approvals (the server names staff by username). */
-export function isOwnFirstApproval(record: Approvable, staff: FinanceStaff): boolean {
+export function isOwnFirstApproval(record: Approvable, staff: Staff): boolean {
   return record.firstApproval !== null && record.firstApproval.staff === staff.username;
 }
 
 /** The maker-checker state of a pending record that needs two approvals, and which rule asks for them. */
-export function MakerChecker({ record, staff }: { record: Approvable; staff: FinanceStaff }) {
+export function MakerChecker({ record, staff }: { record: Approvable; staff: Staff }) {
   const { t } = useI18n();
   if (record.status !== 'pending' || record.approvalsRequired < 2) return null;
   const why = (
@@ -245,89 +229,62 @@ export function MakerChecker({ record, staff }: { record: Approvable; staff: Fin
   );
 }
 
-/** An outcome we cannot know (network failure, server failure, or the first try still running). */
-function outcomeUnknown(error: unknown): boolean {
-  return error instanceof ApiError && (error.code >= 500 || error.message === errorCatalogue.REQUEST_IN_PROGRESS.msg);
-}
-
-/**
- * Runs one money-moving staff action (a decision, a broadcast record, a failure) with its
- * Idempotency-Key. Each click is a new action with a fresh key, so a refused decision followed by
- * a corrected one is a new request; a second click while one runs is ignored (the ref guards it
- * before React re-renders the disabled button). Only when the outcome is unknown (the network
- * dropped, the server failed, or the first request is still in flight) is the same key kept for a
- * retry of the very same request (`signature`: the action and its body), so the server answers
- * what the first one did instead of deciding twice.
- */
-export function useStaffAction() {
-  const { describeError } = useI18n();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const running = useRef(false);
-  const unsettled = useRef<{ signature: string; key: string } | null>(null);
-
-  const run = useCallback(
-    async <T,>(signature: string, call: (idempotencyKey: string) => Promise<T>): Promise<T | undefined> => {
-      if (running.current) return undefined;
-      running.current = true;
-      setBusy(true);
-      setError(null);
-      const key = unsettled.current?.signature === signature ? unsettled.current.key : crypto.randomUUID();
-      unsettled.current = null;
-      try {
-        return await call(key);
-      } catch (caught) {
-        if (outcomeUnknown(caught)) unsettled.current = { signature, key };
-        setError(describeError(caught));
-        return undefined;
-      } finally {
-        running.current = false;
-        setBusy(false);
-      }
-    },
-    [describeError],
-  );
-
-  return { busy, error, setError, run };
-}
+/** The contract's decision body, for the rejection form (approve needs no field). */
+type DecisionSchema = z.ZodType<{ decision: 'approve' | 'reject'; reason?: string }, { decision: 'approve' | 'reject'; reason?: string }>;
 
 /**
  * Approve, or reject with the reason the user will read (the verification queue's pattern). Each
- * asks first in a dialog that names the record, its amount and asset, and the user (`confirm`),
- * and runs only on confirm. `approveNote` says what an approval moves: always exactly what the
- * user asked for.
+ * asks first in a dialog that names the record, its amount and asset, and the user (`named`, the
+ * values of the `admin.confirm.{kind}.*` texts), and runs `decide` only on confirm. `approveNote`
+ * says what an approval moves: always exactly what the user asked for. The rejection's reason is
+ * checked by the contract's `schema` before asking.
  */
 export function DecisionPanel({
+  kind,
+  named,
+  rejectLabel,
+  schema,
   busy,
   approveBlocked,
   approveNote,
   rejectNote,
-  confirm,
-  onApprove,
-  onReject,
-  onInvalid,
+  decide,
 }: {
+  kind: QueueKind;
+  named: Record<string, string>;
+  /** The confirm button of a rejection: what happens to the money ("Return 101 USDT"). */
+  rejectLabel: 'admin.confirm.rejectAmount' | 'admin.confirm.returnAmount';
+  schema: DecisionSchema;
   busy: boolean;
   /** The viewer gave the first approval: the second must come from someone else. */
   approveBlocked: boolean;
   approveNote: ReactNode;
   rejectNote?: ReactNode;
-  confirm: { approve: Confirmation; reject: (reason: string) => Confirmation };
-  onApprove: () => Promise<void>;
-  onReject: (reason: string) => Promise<void>;
-  onInvalid: (message: string) => void;
+  decide: (body: { decision: 'approve' } | { decision: 'reject'; reason: string }) => Promise<void>;
 }) {
   const { t } = useI18n();
   const [rejecting, setRejecting] = useState(false);
-  const [reason, setReason] = useState('');
   const { ask, dialog } = useConfirmation(busy);
-
-  function reject(event: FormEvent) {
-    event.preventDefault();
-    const text = reason.trim();
-    if (text.length < 3) return onInvalid(t('admin.finance.reasonTooShort'));
-    ask(confirm.reject(text), () => onReject(text));
-  }
+  const form = useContractForm(schema, {
+    defaultValues: { decision: 'reject', reason: '' },
+    messages: { reason: { custom: fieldMessage('admin.finance.reasonTooShort') } },
+  });
+  const confirmApprove: Confirmation = {
+    title: t(`admin.confirm.${kind}.approve.title`, named),
+    text: t(`admin.confirm.${kind}.approve.text`, named),
+    confirmLabel: t('admin.confirm.approveAmount', named),
+  };
+  const reject = form.handleSubmit(({ reason = '' }) =>
+    ask(
+      {
+        title: t(`admin.confirm.${kind}.reject.title`, named),
+        text: t(`admin.confirm.${kind}.reject.text`, { ...named, reason }),
+        confirmLabel: t(rejectLabel, named),
+        danger: true,
+      },
+      () => decide({ decision: 'reject', reason }),
+    ),
+  );
 
   return (
     <div className="decision">
@@ -343,7 +300,7 @@ export function DecisionPanel({
             </button>
             <button
               type="button"
-              onClick={() => ask(confirm.approve, onApprove)}
+              onClick={() => ask(confirmApprove, () => decide({ decision: 'approve' }))}
               disabled={busy || approveBlocked}
               title={approveBlocked ? t('admin.finance.ownFirstApproval') : undefined}
             >
@@ -352,22 +309,21 @@ export function DecisionPanel({
           </div>
         </>
       ) : (
-        <form onSubmit={reject}>
-          <label>
-            {t('admin.finance.reasonLabel')}
-            <textarea name="reason" value={reason} onChange={(event) => setReason(event.target.value)} minLength={3} maxLength={500} required />
-          </label>
-          <p className="muted">{t('admin.finance.reasonShown')}</p>
-          {rejectNote && <p className="muted">{rejectNote}</p>}
-          <div className="row">
-            <button type="button" className="secondary" onClick={() => setRejecting(false)} disabled={busy}>
-              {t('admin.common.cancel')}
-            </button>
-            <button type="submit" className="danger" disabled={busy}>
-              {t('admin.finance.confirmReject')}
-            </button>
-          </div>
-        </form>
+        <ReasonForm
+          label={t('admin.finance.reasonLabel')}
+          field={form.register('reason')}
+          error={form.formState.errors.reason}
+          notes={
+            <>
+              <p className="muted">{t('admin.finance.reasonShown')}</p>
+              {rejectNote && <p className="muted">{rejectNote}</p>}
+            </>
+          }
+          submitLabel={t('admin.finance.confirmReject')}
+          busy={busy}
+          onSubmit={reject}
+          onCancel={() => setRejecting(false)}
+        />
       )}
     </div>
   );
@@ -430,52 +386,69 @@ export function RecordDetail({
   );
 }
 
+/** What a queue gives the record opened under it (`useOutletContext`): where a change is reported, how to close it. */
+export type FinanceOutlet<T> = { changed: (updated: T) => void; close: () => void };
+
 /**
- * A finance queue page: records by state, filtered by channel and user, a page at a time, with one
- * record opened in `Detail` above the table. The table starts with id, user, channel and amount and
- * ends with the state and the open button; the queue's own `columns` and `cells` stand between.
- * `fetchPage` must keep its identity across renders (a module-level function): a new one reloads.
+ * The route of one record of a finance queue (/admin/withdrawals/42): the record read by `read`,
+ * drawn by `Detail` above the queue, which hears of every change (`changed`) and closes it.
+ */
+export function financeRecordRoute<T extends { id: string }>(
+  read: RecordRead,
+  Detail: ComponentType<{ item: T; onClose: () => void; onChanged: (updated: T) => void }>,
+) {
+  return function FinanceRecordRoute() {
+    const { changed, close } = useOutletContext<FinanceOutlet<T>>();
+    return (
+      <RecordRoute read={read} onClose={close}>
+        {(item) => <Detail key={(item as T).id} item={item as T} onClose={close} onChanged={changed} />}
+      </RecordRoute>
+    );
+  };
+}
+
+/**
+ * A finance queue page (/admin/deposits, /admin/withdrawals): records by state, filtered by
+ * channel and user, a page at a time — all of it in the URL's query string — with one record
+ * opened at its own URL (/admin/withdrawals/42, keeping the filter) above the table. The table
+ * starts with id, user, channel and amount and ends with the state and the open link; the
+ * queue's own `columns` and `cells` stand between.
  */
 export function FinanceQueue<S extends FinanceStatus, T extends QueueRecord & { status: S }>({
   kind,
   statuses,
-  staff,
-  fetchPage,
+  list: listContract,
+  record,
   columns,
   cells,
-  Detail,
 }: {
   kind: QueueKind;
   /** The first is the state the queue opens on: the records waiting for staff. */
   statuses: readonly [S, ...S[]];
-  staff: FinanceStaff;
-  fetchPage: (query: QueueQuery<S>) => Promise<{ items: T[]; total: number }>;
+  /** The queue's list contract: its query takes the state, channel and user; its answer the records. */
+  list: ListContract;
+  /** The read that opens one record (seeded with the row, so it draws at once). */
+  record: RecordRead;
   columns: (status: S) => MessageKey[];
   cells: (item: T, status: S) => ReactNode;
-  Detail: (props: RecordDetailProps<T>) => ReactNode;
 }) {
   const { t } = useI18n();
-  const [status, setStatus] = useState<S>(statuses[0]);
-  const [filter, setFilter] = useState<QueueFilter>({ channel: undefined, user: undefined });
-  const [open, setOpen] = useState<T | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-
-  const fetchFiltered = useCallback(
-    (page: number) => fetchPage({ status, page, pageSize: PAGE_SIZE, channel: filter.channel, user: filter.user }),
-    [fetchPage, status, filter],
-  );
-  const list = usePagedList(fetchFiltered, PAGE_SIZE);
+  const listPath = `/${kind}s`;
+  const { filter, searchFor, applyFilter, list, table } = useListQuery(listContract, PAGE_SIZE);
+  const status = filter.status as S;
+  const { recordTo, close } = useRecordLinks(listPath);
+  const seed = useSeedRecord(record);
+  // A notice belongs to the state it was given in: another tab does not show it.
+  const [notice, setNotice] = useState<{ status: S; text: string } | null>(null);
 
   function changed(updated: T) {
-    // Still pending after an approval: the first of two was recorded; the detail stays open.
+    // Still pending after an approval: the first of two was recorded; the record stays open.
     if (updated.status === status) {
-      setOpen(updated);
-      setNotice(t('admin.finance.notice.firstApproval', { id: updated.id }));
+      setNotice({ status, text: t('admin.finance.notice.firstApproval', { id: updated.id }) });
     } else {
-      setOpen(null);
-      setNotice(t('admin.finance.notice.decided', { id: updated.id, status: t(`admin.finance.status.${updated.status}`) }));
+      setNotice({ status, text: t('admin.finance.notice.decided', { id: updated.id, status: t(`admin.finance.status.${updated.status}`) }) });
+      close();
     }
-    void list.load();
   }
 
   return (
@@ -488,29 +461,23 @@ export function FinanceQueue<S extends FinanceStatus, T extends QueueRecord & { 
         statuses={statuses}
         status={status}
         labelOf={(each) => t(`admin.finance.status.${each}`)}
-        onChange={(each) => {
-          setStatus(each);
-          list.setPage(1);
-          setOpen(null);
-          setNotice(null);
-        }}
+        linkTo={(each) => ({ pathname: listPath, search: searchFor({ status: each } as never) })}
       />
       <QueueFilters
-        onApply={(next) => {
-          setFilter(next);
-          list.setPage(1);
-        }}
-        onRefresh={() => void list.load()}
+        filter={filter as QueueFilter}
+        onApply={(next) => applyFilter(next as never)}
+        onRefresh={() => void list.refetch()}
       />
-      <ErrorAlert message={list.error} />
-      {notice && (
+      <ErrorAlert error={list.error} />
+      {notice?.status === status && (
         <p className="notice" role="status" data-testid="finance-notice">
-          {notice}
+          {notice.text}
         </p>
       )}
-      {open && <Detail key={open.id} item={open} staff={staff} onClose={() => setOpen(null)} onChanged={changed} />}
+      <Outlet context={{ changed, close } satisfies FinanceOutlet<T>} />
       <PagedTable
-        list={list}
+        {...table}
+        result={list.data as { items: T[]; total: number } | undefined}
         total={`admin.finance.${kind}s.total`}
         empty={{ text: 'admin.finance.empty', testId: `${kind}s-empty` }}
         columns={[
@@ -538,15 +505,15 @@ export function FinanceQueue<S extends FinanceStatus, T extends QueueRecord & { 
               <span className={`status status-${item.status}`}>{t(`admin.finance.status.${item.status}`)}</span>
             </td>
             <td>
-              <button
-                type="button"
+              <Link
+                to={recordTo(item.id)}
                 onClick={() => {
-                  setOpen(item);
+                  seed(item.id, item);
                   setNotice(null);
                 }}
               >
                 {t('admin.finance.open')}
-              </button>
+              </Link>
             </td>
           </tr>
         )}

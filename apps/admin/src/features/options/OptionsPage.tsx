@@ -1,25 +1,29 @@
 import {
   type ContractData,
   getOptionsHouseContract,
-  idSchema,
   listStaffOptionOrdersContract,
   type OptionOrder,
   type OptionsHouse,
   optionOrderStatuses,
 } from '@keel/contracts';
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
-import { api } from '../../shared/api.ts';
+import type { z } from 'zod';
+import { mayCall } from '../../app/views.ts';
+import { useStaff } from '../../app/staff.ts';
 import { ErrorAlert } from '../../shared/ErrorAlert.tsx';
 import { formatEpochMs } from '../../shared/format.ts';
+import { emptyAsUndefined, FieldErrorText, fieldMessage, useContractForm } from '../../shared/forms.tsx';
 import { useI18n } from '../../shared/i18n.tsx';
+import { queryOf, useListQuery } from '../../shared/list-query.ts';
 import { PagedTable } from '../../shared/PagedTable.tsx';
-import { usePagedList } from '../../shared/usePagedList.ts';
+import { useContractQuery } from '../../shared/queries.ts';
 import { Field } from '../finance/finance-shared.tsx';
 
 type StaffOptionOrder = ContractData<typeof listStaffOptionOrdersContract>['items'][number];
-type OrderStatus = OptionOrder['status'];
 type Tick = OptionOrder['openTick'];
-type OrderFilter = { status: OrderStatus | undefined; userId: string | undefined };
+
+/** The order filters as a form: the list contract's own rules (the user is an id). */
+const orderFilterSchema = queryOf(listStaffOptionOrdersContract).pick({ status: true, userId: true });
+type OrderFilter = z.output<typeof orderFilterSchema>;
 
 const PAGE_SIZE = 20;
 
@@ -45,29 +49,6 @@ function Signed({ amount, testId }: { amount: string; testId?: string }) {
       {text}
     </span>
   );
-}
-
-/** The house summary (roles admin and finance); loads when `enabled`, again on `load()`. */
-function useHouse(enabled: boolean) {
-  const { describeError } = useI18n();
-  const [house, setHouse] = useState<OptionsHouse | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    if (!enabled) return;
-    try {
-      setHouse(await api(getOptionsHouseContract));
-      setError(null);
-    } catch (caught) {
-      setError(describeError(caught));
-    }
-  }, [enabled, describeError]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  return { house, error, load };
 }
 
 /**
@@ -199,43 +180,22 @@ function CloseTickCell({ order }: { order: StaffOptionOrder }) {
 }
 
 /**
- * Status and user filters (the outbox's and the finance queues' pattern): the status applies as
- * soon as it is chosen, the user id on submit; Refresh reloads the summary and the page.
+ * Status and user filters (the finance queues' pattern), showing the URL's: the status applies as
+ * soon as it is chosen, the user id on submit (checked by the contract's rule first); Refresh
+ * reloads the summary and the page.
  */
-function OrderFilters({ onApply, onRefresh }: { onApply: (filter: OrderFilter) => void; onRefresh: () => void }) {
+function OrderFilters({ filter, onApply, onRefresh }: { filter: OrderFilter; onApply: (filter: OrderFilter) => void; onRefresh: () => void }) {
   const { t } = useI18n();
-  const [status, setStatus] = useState<OrderStatus | ''>('');
-  const [userId, setUserId] = useState('');
-  const [invalid, setInvalid] = useState<string | null>(null);
-
-  function apply(nextStatus: OrderStatus | '') {
-    const user = userId.trim();
-    if (user !== '' && !idSchema.safeParse(user).success) {
-      setInvalid(t('admin.options.filter.userInvalid'));
-      return;
-    }
-    setInvalid(null);
-    onApply({ status: nextStatus || undefined, userId: user || undefined });
-  }
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    apply(status);
-  }
+  const form = useContractForm(orderFilterSchema, {
+    values: { status: filter.status, userId: filter.userId },
+    messages: { userId: { '*': fieldMessage('admin.options.filter.userInvalid') } },
+  });
+  const apply = form.handleSubmit(onApply);
 
   return (
     <search>
-      <form className="toolbar" onSubmit={submit}>
-        <select
-          aria-label={t('admin.options.filter.status')}
-          name="status"
-          value={status}
-          onChange={(event) => {
-            const next = event.target.value as OrderStatus | '';
-            setStatus(next);
-            apply(next);
-          }}
-        >
+      <form className="toolbar" onSubmit={apply} noValidate>
+        <select aria-label={t('admin.options.filter.status')} {...form.register('status', { setValueAs: emptyAsUndefined, onChange: () => void apply() })}>
           <option value="">{t('admin.options.filter.allStatuses')}</option>
           {optionOrderStatuses.map((each) => (
             <option key={each} value={each}>
@@ -246,19 +206,18 @@ function OrderFilters({ onApply, onRefresh }: { onApply: (filter: OrderFilter) =
         <input
           aria-label={t('admin.options.filter.user')}
           placeholder={t('admin.options.filter.user')}
-          name="userId"
           inputMode="numeric"
-          value={userId}
-          onChange={(event) => setUserId(event.target.value)}
           maxLength={19}
           autoComplete="off"
+          aria-describedby="order-user-error"
+          {...form.register('userId', { setValueAs: (value: unknown) => emptyAsUndefined(String(value ?? '').trim()) })}
         />
         <button type="submit">{t('admin.options.filter.apply')}</button>
         <button type="button" className="secondary" onClick={onRefresh}>
           {t('admin.options.refresh')}
         </button>
       </form>
-      <ErrorAlert message={invalid} />
+      <FieldErrorText error={form.formState.errors.userId} id="order-user-error" />
     </search>
   );
 }
@@ -269,30 +228,22 @@ function OrderFilters({ onApply, onRefresh }: { onApply: (filter: OrderFilter) =
  */
 function OrdersSection({ onRefresh }: { onRefresh: () => void }) {
   const { t } = useI18n();
-  const [filter, setFilter] = useState<OrderFilter>({ status: undefined, userId: undefined });
-
-  const fetchPage = useCallback(
-    (page: number) => api(listStaffOptionOrdersContract, { query: { page, pageSize: PAGE_SIZE, status: filter.status, userId: filter.userId } }),
-    [filter],
-  );
-  const list = usePagedList(fetchPage, PAGE_SIZE);
+  const { filter, applyFilter, list, table } = useListQuery(listStaffOptionOrdersContract, PAGE_SIZE);
 
   return (
     <section aria-label={t('admin.options.orders.title')} data-testid="options-orders">
       <h3>{t('admin.options.orders.title')}</h3>
       <OrderFilters
-        onApply={(next) => {
-          setFilter(next);
-          list.setPage(1);
-        }}
+        filter={filter}
+        onApply={applyFilter}
         onRefresh={() => {
           onRefresh();
-          void list.load();
+          void list.refetch();
         }}
       />
-      <ErrorAlert message={list.error} />
+      <ErrorAlert error={list.error} />
       <PagedTable
-        list={list}
+        {...table}
         total="admin.options.orders.total"
         empty={{ text: 'admin.options.orders.empty', testId: 'options-orders-empty' }}
         columns={[
@@ -363,14 +314,18 @@ function OrdersSection({ onRefresh }: { onRefresh: () => void }) {
 /**
  * Short-cycle contracts (issue 7), read only. Staff with the house contract's roles (admin,
  * finance) see the house's running profit and loss; staff with the order list's roles (admin,
- * finance, support) see every user's orders with both ticks. Each part is asked for only by staff
- * the server would answer. Results come only from recorded ticks: there is deliberately no action
- * of any kind here (no price, tick or result can be set by staff).
+ * finance, support) see every user's orders with both ticks, filtered by the URL's status and
+ * user (/admin/options?status=won&userId=42). Each part is asked for only by staff the server
+ * would answer. Results come only from recorded ticks: there is deliberately no action of any
+ * kind here (no price, tick or result can be set by staff).
  */
-export function OptionsPage({ showHouse, showOrders }: { showHouse: boolean; showOrders: boolean }) {
+export function OptionsPage() {
   const { t } = useI18n();
-  const house = useHouse(showHouse);
-  const reloadHouse = () => void house.load();
+  const { roles } = useStaff();
+  const showHouse = mayCall(roles, getOptionsHouseContract);
+  const showOrders = mayCall(roles, listStaffOptionOrdersContract);
+  const house = useContractQuery(getOptionsHouseContract, undefined, { enabled: showHouse, staleTime: 0 });
+  const reloadHouse = () => void house.refetch();
 
   return (
     <section data-testid="options-page">
@@ -381,8 +336,8 @@ export function OptionsPage({ showHouse, showOrders }: { showHouse: boolean; sho
       </p>
       {showHouse && (
         <>
-          <ErrorAlert message={house.error} />
-          {house.house && <HouseSummary house={house.house} />}
+          <ErrorAlert error={house.error} />
+          {house.data && <HouseSummary house={house.data} />}
           {!showOrders && (
             <div className="toolbar">
               <button type="button" className="secondary" onClick={reloadHouse}>

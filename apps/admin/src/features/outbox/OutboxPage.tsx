@@ -1,58 +1,36 @@
 import { listNotificationsContract } from '@keel/contracts';
-import { type FormEvent, useCallback, useState } from 'react';
-import { api } from '../../shared/api.ts';
 import { ErrorAlert } from '../../shared/ErrorAlert.tsx';
 import { formatDateTime } from '../../shared/format.ts';
 import { useI18n } from '../../shared/i18n.tsx';
+import { useListQuery } from '../../shared/list-query.ts';
 import { PagedTable } from '../../shared/PagedTable.tsx';
-import { usePagedList } from '../../shared/usePagedList.ts';
+import { SearchForm } from '../../shared/SearchForm.tsx';
 
 const PAGE_SIZE = 20;
 
 /**
  * The notification outbox (roles admin and support): what Keel sent or would send, newest first.
  * With no mail server or SMS provider configured, codes stay here for staff to pass on; a body is
- * blanked once a provider delivered it. Every view is written to the audit log.
+ * blanked once a provider delivered it. Every view is written to the audit log. The target filter
+ * and the page are the URL's (/admin/outbox?target=…).
  */
 export function OutboxPage() {
   const { t } = useI18n();
-  const [target, setTarget] = useState('');
-  const [applied, setApplied] = useState('');
-
-  const fetchPage = useCallback(
-    (page: number) => api(listNotificationsContract, { query: { page, pageSize: PAGE_SIZE, target: applied || undefined } }),
-    [applied],
-  );
-  const list = usePagedList(fetchPage, PAGE_SIZE);
-
-  function search(event: FormEvent) {
-    event.preventDefault();
-    list.setPage(1);
-    setApplied(target.trim());
-  }
+  const listQuery = useListQuery(listNotificationsContract, PAGE_SIZE);
+  const { list, table } = listQuery;
 
   return (
     <section>
       <h2>{t('admin.outbox.title')}</h2>
       <p className="muted">{t('admin.outbox.intro')}</p>
-      <search>
-        <form className="toolbar" onSubmit={search}>
-          <input
-            aria-label={t('admin.outbox.search')}
-            placeholder={t('admin.outbox.search')}
-            value={target}
-            onChange={(event) => setTarget(event.target.value)}
-            maxLength={254}
-          />
-          <button type="submit">{t('admin.users.searchButton')}</button>
-          <button type="button" className="secondary" onClick={() => void list.load()}>
-            {t('admin.outbox.refresh')}
-          </button>
-        </form>
-      </search>
-      <ErrorAlert message={list.error} />
+      <SearchForm list={listQuery} field="target" label={t('admin.outbox.search')} maxLength={254}>
+        <button type="button" className="secondary" onClick={() => void list.refetch()}>
+          {t('admin.outbox.refresh')}
+        </button>
+      </SearchForm>
+      <ErrorAlert error={list.error} />
       <PagedTable
-        list={list}
+        {...table}
         total="admin.outbox.total"
         columns={['admin.outbox.time', 'admin.outbox.channel', 'admin.outbox.target', 'admin.outbox.message', 'admin.outbox.status']}
         row={(item) => (

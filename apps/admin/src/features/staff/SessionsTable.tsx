@@ -1,63 +1,44 @@
 import type { StaffSessionView } from '@keel/contracts';
-import { useCallback, useEffect, useState } from 'react';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { useState } from 'react';
+import { ConfirmDialog } from '../../shared/ConfirmDialog.tsx';
 import { ErrorAlert } from '../../shared/ErrorAlert.tsx';
 import { formatDateTime } from '../../shared/format.ts';
 import { useI18n } from '../../shared/i18n.tsx';
-import { ConfirmDialog } from '../../shared/ConfirmDialog.tsx';
 
 /**
- * Open sessions of one staff member (own or, for an admin, anyone's): when each started and was
- * last used, from which address and browser; each can be revoked after a confirmation. Revoking
- * the session in use logs this browser out (`onRevokedCurrent`).
+ * Open sessions of one staff member (own or, for an admin, anyone's), as `sessions` read them:
+ * when each started and was last used, from which address and browser; each can be revoked after
+ * a confirmation (`revoke`, a mutation that reads the list again). Revoking the session in use
+ * logs this browser out (`onRevokedCurrent`).
  */
 export function SessionsTable({
-  load,
+  sessions,
   revoke,
   onRevokedCurrent,
 }: {
-  load: () => Promise<{ items: StaffSessionView[] }>;
-  revoke: (sessionId: string) => Promise<void>;
+  sessions: UseQueryResult<{ items: StaffSessionView[] }, Error>;
+  revoke: { run: (sessionId: string) => Promise<unknown>; busy: boolean; error: unknown };
   onRevokedCurrent?: () => void;
 }) {
-  const { t, describeError } = useI18n();
-  const [items, setItems] = useState<StaffSessionView[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { t } = useI18n();
   const [confirming, setConfirming] = useState<StaffSessionView | null>(null);
-  const [busy, setBusy] = useState(false);
+  const items = sessions.data?.items;
 
-  const reload = useCallback(async () => {
+  async function confirmRevoke(session: StaffSessionView) {
     try {
-      setItems((await load()).items);
-      setError(null);
-    } catch (caught) {
-      setError(describeError(caught));
-    }
-  }, [load, describeError]);
-
-  useEffect(() => {
-    void reload();
-  }, [reload]);
-
-  async function confirmRevoke() {
-    if (!confirming) return;
-    setBusy(true);
-    try {
-      await revoke(confirming.id);
-      const wasCurrent = confirming.current;
-      setConfirming(null);
-      if (wasCurrent) onRevokedCurrent?.();
-      else await reload();
-    } catch (caught) {
-      setError(describeError(caught));
-      setConfirming(null);
+      await revoke.run(session.id);
+      if (session.current) onRevokedCurrent?.();
+    } catch {
+      // The refusal is shown under the table (`revoke.error`).
     } finally {
-      setBusy(false);
+      setConfirming(null);
     }
   }
 
   return (
     <>
-      <ErrorAlert message={error} />
+      <ErrorAlert error={sessions.error ?? revoke.error} />
       {items && items.length === 0 && (
         <p className="muted" data-testid="sessions-empty">
           {t('admin.sessions.empty')}
@@ -102,9 +83,9 @@ export function SessionsTable({
           text={t(confirming.current ? 'admin.sessions.revokeCurrentConfirm' : 'admin.sessions.revokeConfirm')}
           confirmLabel={t('admin.sessions.revoke')}
           danger
-          busy={busy}
+          busy={revoke.busy}
           error={null}
-          onConfirm={() => void confirmRevoke()}
+          onConfirm={() => void confirmRevoke(confirming)}
           onCancel={() => setConfirming(null)}
         />
       )}

@@ -8,106 +8,74 @@ import {
   resetStaffPasswordContract,
   setStaffRolesContract,
   type StaffAccount,
-  type StaffRole,
   staffRoles,
 } from '@keel/contracts';
-import { type FormEvent, useCallback, useState } from 'react';
-import { api } from '../../shared/api.ts';
+import { useState } from 'react';
+import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
+import { Link, Outlet, useOutletContext, useParams } from 'react-router';
+import { useStaff } from '../../app/staff.ts';
+import { ConfirmDialog } from '../../shared/ConfirmDialog.tsx';
 import { DetailCard } from '../../shared/DetailCard.tsx';
+import { Dialog } from '../../shared/Dialog.tsx';
 import { ErrorAlert } from '../../shared/ErrorAlert.tsx';
 import { formatDateTime } from '../../shared/format.ts';
+import { bodyOf, FieldErrorText, useContractForm } from '../../shared/forms.tsx';
 import { useI18n } from '../../shared/i18n.tsx';
+import { useListQuery } from '../../shared/list-query.ts';
 import { PagedTable } from '../../shared/PagedTable.tsx';
-import { usePagedList } from '../../shared/usePagedList.ts';
-import { ConfirmDialog } from '../../shared/ConfirmDialog.tsx';
+import { useContractMutation, useContractQuery } from '../../shared/queries.ts';
+import { useRecordLinks } from '../../shared/record-route.tsx';
+import { SearchForm } from '../../shared/SearchForm.tsx';
 import { SessionsTable } from './SessionsTable.tsx';
 
 const PAGE_SIZE = 20;
+const LIST_PATH = '/staff';
 
 type Issued = { staff: StaffAccount; oneTimePassword: string; expiresAt: string };
 type Pending = { kind: 'disable' | 'enable' | 'reset'; staff: StaffAccount };
 
+/** Every change of an account shows in the list (roles, state, sessions) and in its sessions. */
+const accountChanges = { invalidates: [listStaffContract, listStaffSessionsContract] };
+
+/** What the staff list gives a member's sessions opened under it: the accounts it shows, to name the member. */
+type StaffOutlet = { accounts: readonly StaffAccount[] };
+
 /**
- * Staff accounts (role admin, ADR 0020): the list with roles and state; create with roles, which
- * shows the one-time password once; edit roles; disable and enable; reset the password; each
- * member's sessions with revoke. Nobody acts on their own account here (the server refuses it).
+ * Staff accounts (role admin, ADR 0020): the list with roles and state (search and page in the
+ * URL); create with roles, which shows the one-time password once; edit roles; disable and
+ * enable; reset the password; each member's sessions at their own URL (/admin/staff/7) with
+ * revoke. Nobody acts on their own account here (the server refuses it).
  */
-export function StaffPage({ me }: { me: { id: string } }) {
-  const { t, describeError } = useI18n();
-  const [query, setQuery] = useState('');
-  const [applied, setApplied] = useState('');
+export function StaffPage() {
+  const { t } = useI18n();
+  const me = useStaff();
+  const listQuery = useListQuery(listStaffContract, PAGE_SIZE);
+  const { list, table } = listQuery;
+  const { recordTo } = useRecordLinks(LIST_PATH);
   const [creating, setCreating] = useState(false);
   const [issued, setIssued] = useState<Issued | null>(null);
   const [editing, setEditing] = useState<StaffAccount | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
-  const [pendingError, setPendingError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [sessionsOf, setSessionsOf] = useState<StaffAccount | null>(null);
-
-  const fetchPage = useCallback((page: number) => api(listStaffContract, { query: { page, pageSize: PAGE_SIZE, q: applied || undefined } }), [applied]);
-  const list = usePagedList(fetchPage, PAGE_SIZE);
-
-  function search(event: FormEvent) {
-    event.preventDefault();
-    // The same search again reloads: staff change state (log in, set up) while the page is open.
-    if (query.trim() === applied) return void list.load();
-    list.setPage(1);
-    setApplied(query.trim());
-  }
-
-  async function runPending() {
-    if (!pending) return;
-    setBusy(true);
-    setPendingError(null);
-    try {
-      const params = { staffId: pending.staff.id };
-      if (pending.kind === 'reset') setIssued(await api(resetStaffPasswordContract, { params }));
-      else await api(pending.kind === 'disable' ? disableStaffContract : enableStaffContract, { params });
-      setPending(null);
-      await list.load();
-    } catch (caught) {
-      setPendingError(describeError(caught));
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  const loadSessions = useCallback(() => api(listStaffSessionsContract, { params: { staffId: sessionsOf?.id ?? '0' } }), [sessionsOf]);
-  const revokeSession = useCallback(
-    async (sessionId: string) => {
-      await api(endStaffSessionContract, { params: { staffId: sessionsOf?.id ?? '0', sessionId } });
-      await list.load();
-    },
-    [sessionsOf, list.load],
-  );
+  const actions = {
+    disable: useContractMutation(disableStaffContract, accountChanges),
+    enable: useContractMutation(enableStaffContract, accountChanges),
+    reset: useContractMutation(resetStaffPasswordContract, { ...accountChanges, onSuccess: setIssued }),
+  };
+  const action = pending ? actions[pending.kind] : null;
 
   return (
     <section data-testid="staff-page">
       <h2>{t('admin.staff.title')}</h2>
-      <search>
-        <form className="toolbar" onSubmit={search}>
-          <input aria-label={t('admin.staff.search')} placeholder={t('admin.staff.search')} value={query} onChange={(e) => setQuery(e.target.value)} maxLength={32} />
-          <button type="submit">{t('admin.users.searchButton')}</button>
-          <button type="button" onClick={() => setCreating(true)}>
-            {t('admin.staff.create')}
-          </button>
-        </form>
-      </search>
+      <SearchForm list={listQuery} field="q" label={t('admin.staff.search')} maxLength={32}>
+        <button type="button" onClick={() => setCreating(true)}>
+          {t('admin.staff.create')}
+        </button>
+      </SearchForm>
       {issued && <OneTimePasswordCard issued={issued} onDone={() => setIssued(null)} />}
-      {sessionsOf && (
-        <DetailCard
-          label={t('admin.staff.sessionsOf', { username: sessionsOf.username })}
-          title={t('admin.staff.sessionsOf', { username: sessionsOf.username })}
-          closeLabel={t('admin.staff.close')}
-          onClose={() => setSessionsOf(null)}
-          testId="staff-sessions"
-        >
-          <SessionsTable key={sessionsOf.id} load={loadSessions} revoke={revokeSession} />
-        </DetailCard>
-      )}
-      <ErrorAlert message={list.error} />
+      <Outlet context={{ accounts: list.data?.items ?? [] } satisfies StaffOutlet} />
+      <ErrorAlert error={list.error} />
       <PagedTable
-        list={list}
+        {...table}
         total="admin.staff.total"
         columns={['admin.staff.username', 'admin.staff.roles', 'admin.staff.state', 'admin.staff.lastSeen', 'admin.staff.openSessions', 'admin.staff.actions']}
         row={(staff) => {
@@ -142,9 +110,9 @@ export function StaffPage({ me }: { me: { id: string } }) {
                     </button>
                   </>
                 )}
-                <button type="button" className="secondary" onClick={() => setSessionsOf(staff)}>
+                <Link className="button secondary" to={recordTo(staff.id)}>
                   {t('admin.staff.sessions')}
-                </button>
+                </Link>
               </td>
             </tr>
           );
@@ -156,32 +124,22 @@ export function StaffPage({ me }: { me: { id: string } }) {
           onCreated={(result) => {
             setCreating(false);
             setIssued(result);
-            void list.load();
           }}
         />
       )}
-      {editing && (
-        <RolesDialog
-          staff={editing}
-          onClose={() => setEditing(null)}
-          onSaved={() => {
-            setEditing(null);
-            void list.load();
-          }}
-        />
-      )}
-      {pending && (
+      {editing && <RolesDialog staff={editing} onClose={() => setEditing(null)} />}
+      {pending && action && (
         <ConfirmDialog
           title={t(`admin.staff.${pending.kind}`)}
           text={t(`admin.staff.${pending.kind}Confirm`, { username: pending.staff.username })}
           confirmLabel={t(`admin.staff.${pending.kind}`)}
           danger={pending.kind !== 'enable'}
-          busy={busy}
-          error={pendingError}
-          onConfirm={() => void runPending()}
+          busy={action.isPending}
+          error={action.error}
+          onConfirm={() => action.mutate({ params: { staffId: pending.staff.id } }, { onSuccess: () => setPending(null) })}
           onCancel={() => {
+            action.reset();
             setPending(null);
-            setPendingError(null);
           }}
         />
       )}
@@ -189,124 +147,99 @@ export function StaffPage({ me }: { me: { id: string } }) {
   );
 }
 
-/** The role checkboxes of the create and edit dialogs. */
-function RolePicker({ roles, onChange }: { roles: readonly StaffRole[]; onChange: (roles: StaffRole[]) => void }) {
+/** /admin/staff/:staffId — a member's open sessions, each revocable, above the staff list. */
+export function StaffSessionsRoute() {
+  const { t } = useI18n();
+  const { staffId = '' } = useParams();
+  const { accounts } = useOutletContext<StaffOutlet>();
+  const { close } = useRecordLinks(LIST_PATH);
+  const params = { staffId };
+  const sessions = useContractQuery(listStaffSessionsContract, { params }, { staleTime: 0 });
+  // Ending a session changes the member's open-session count in the list too.
+  const end = useContractMutation(endStaffSessionContract, accountChanges);
+  // Named as the list names them; a link to a member the list does not show names them by id.
+  const name = accounts.find((account) => account.id === staffId)?.username ?? `#${staffId}`;
+  const title = t('admin.staff.sessionsOf', { username: name });
+  return (
+    <DetailCard label={title} title={title} closeLabel={t('admin.staff.close')} onClose={close} testId="staff-sessions">
+      <SessionsTable
+        sessions={sessions}
+        revoke={{ run: (sessionId) => end.mutateAsync({ params: { ...params, sessionId } }), busy: end.isPending, error: end.error }}
+      />
+    </DetailCard>
+  );
+}
+
+/** The role checkboxes of the create and edit dialogs (the contract's rule: one role or more). */
+function RolePicker({ field, error }: { field: UseFormRegisterReturn<'roles'>; error: FieldError | undefined }) {
   const { t } = useI18n();
   return (
-    <fieldset className="roles">
+    <fieldset className="roles" aria-describedby="roles-hint roles-error">
       <legend>{t('admin.staff.roles')}</legend>
       {staffRoles.map((role) => (
         <label key={role} className="check">
-          <input
-            type="checkbox"
-            name="roles"
-            value={role}
-            checked={roles.includes(role)}
-            onChange={(e) => onChange(e.target.checked ? [...roles, role] : roles.filter((each) => each !== role))}
-          />
+          <input type="checkbox" value={role} {...field} />
           {t(`admin.role.${role}`)}
         </label>
       ))}
-      <span className="muted">{t('admin.staff.rolesHint')}</span>
+      <span className="muted" id="roles-hint">
+        {t('admin.staff.rolesHint')}
+      </span>
+      <FieldErrorText error={error} id="roles-error" />
     </fieldset>
   );
 }
 
 function CreateDialog({ onClose, onCreated }: { onClose: () => void; onCreated: (issued: Issued) => void }) {
-  const { t, describeError } = useI18n();
-  const [username, setUsername] = useState('');
-  const [roles, setRoles] = useState<StaffRole[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function create(event: FormEvent) {
-    event.preventDefault();
-    if (roles.length === 0) return setError(t('admin.staff.rolesHint'));
-    setBusy(true);
-    setError(null);
-    try {
-      onCreated(await api(createStaffContract, { body: { username: username.trim(), roles } }));
-    } catch (caught) {
-      setError(describeError(caught));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { t } = useI18n();
+  const create = useContractMutation(createStaffContract, { invalidates: [listStaffContract], onSuccess: onCreated });
+  const form = useContractForm(bodyOf(createStaffContract), {
+    defaultValues: { username: '', roles: [] },
+  });
+  const { errors } = form.formState;
 
   return (
-    <div className="dialog-backdrop">
-      <form className="card dialog" onSubmit={create} aria-label={t('admin.staff.create')}>
-        <h3>{t('admin.staff.create')}</h3>
-        <label>
-          {t('admin.staff.username')}
-          <input
-            name="username"
-            value={username}
-            onChange={(e) => setUsername(e.target.value)}
-            pattern="[A-Za-z0-9][A-Za-z0-9._\-]{2,31}"
-            maxLength={32}
-            autoComplete="off"
-            required
-            aria-describedby="username-hint"
-          />
-        </label>
-        <p id="username-hint" className="muted hint">
-          {t('admin.staff.usernameHint')}
-        </p>
-        <RolePicker roles={roles} onChange={setRoles} />
-        <p className="muted">{t('admin.staff.createNote')}</p>
-        <ErrorAlert message={error} />
-        <div className="row">
-          <button type="button" className="secondary" onClick={onClose}>
-            {t('admin.common.cancel')}
-          </button>
-          <button type="submit" disabled={busy}>
-            {t('admin.staff.createSubmit')}
-          </button>
-        </div>
-      </form>
-    </div>
+    <Dialog
+      label={t('admin.staff.create')}
+      title={t('admin.staff.create')}
+      onSubmit={form.handleSubmit((body) => create.mutate({ body }))}
+      onCancel={onClose}
+      submitLabel={t('admin.staff.createSubmit')}
+      busy={create.isPending}
+      error={create.error}
+    >
+      <label>
+        {t('admin.staff.username')}
+        <input maxLength={32} autoComplete="off" required aria-describedby="username-hint username-error" {...form.register('username')} />
+      </label>
+      <p id="username-hint" className="muted hint">
+        {t('admin.staff.usernameHint')}
+      </p>
+      <FieldErrorText error={errors.username} id="username-error" />
+      <RolePicker field={form.register('roles')} error={errors.roles as FieldError | undefined} />
+      <p className="muted">{t('admin.staff.createNote')}</p>
+    </Dialog>
   );
 }
 
-function RolesDialog({ staff, onClose, onSaved }: { staff: StaffAccount; onClose: () => void; onSaved: () => void }) {
-  const { t, describeError } = useI18n();
-  const [roles, setRoles] = useState<StaffRole[]>(staff.roles);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function save(event: FormEvent) {
-    event.preventDefault();
-    if (roles.length === 0) return setError(t('admin.staff.rolesHint'));
-    setBusy(true);
-    setError(null);
-    try {
-      await api(setStaffRolesContract, { params: { staffId: staff.id }, body: { roles } });
-      onSaved();
-    } catch (caught) {
-      setError(describeError(caught));
-    } finally {
-      setBusy(false);
-    }
-  }
+function RolesDialog({ staff, onClose }: { staff: StaffAccount; onClose: () => void }) {
+  const { t } = useI18n();
+  const save = useContractMutation(setStaffRolesContract, { invalidates: [listStaffContract], onSuccess: onClose });
+  const form = useContractForm(bodyOf(setStaffRolesContract), { defaultValues: { roles: staff.roles } });
 
   return (
-    <div className="dialog-backdrop">
-      <form className="card dialog" onSubmit={save} aria-label={t('admin.staff.editRoles')}>
-        <h3>{t('admin.staff.rolesOf', { username: staff.username })}</h3>
-        <RolePicker roles={roles} onChange={setRoles} />
-        <p className="muted">{t('admin.staff.rolesNote')}</p>
-        <ErrorAlert message={error} />
-        <div className="row">
-          <button type="button" className="secondary" onClick={onClose}>
-            {t('admin.common.cancel')}
-          </button>
-          <button type="submit" disabled={busy}>
-            {t('admin.common.save')}
-          </button>
-        </div>
-      </form>
-    </div>
+    <Dialog
+      label={t('admin.staff.editRoles')}
+      title={t('admin.staff.rolesOf', { username: staff.username })}
+      onSubmit={form.handleSubmit((body) => save.mutate({ params: { staffId: staff.id }, body }))}
+      onCancel={onClose}
+      submitLabel={t('admin.common.save')}
+      busy={save.isPending}
+      error={save.error}
+    >
+      <RolePicker field={form.register('roles')} error={form.formState.errors.roles as FieldError | undefined} />
+      <p className="muted">{t('admin.staff.rolesNote')}</p>
+    </Dialog>
   );
 }
 

@@ -1,12 +1,16 @@
-import { listUsersContract, type PublicUser, setUserStatusContract, type StaffRole, type UserStatus, userStatuses } from '@keel/contracts';
+import { listUsersContract, type PublicUser, setUserStatusContract, type StaffRole, userStatuses } from '@keel/contracts';
 import type { MessageKey } from '@keel/locales';
-import { type FormEvent, useCallback, useState } from 'react';
-import { api } from '../../shared/api.ts';
-import { formatDateTime } from '../../shared/format.ts';
+import { useState } from 'react';
+import { useStaff } from '../../app/staff.ts';
+import { Dialog } from '../../shared/Dialog.tsx';
 import { ErrorAlert } from '../../shared/ErrorAlert.tsx';
+import { formatDateTime } from '../../shared/format.ts';
+import { bodyOf, FieldErrorText, useContractForm } from '../../shared/forms.tsx';
 import { useI18n } from '../../shared/i18n.tsx';
+import { useListQuery } from '../../shared/list-query.ts';
 import { PagedTable } from '../../shared/PagedTable.tsx';
-import { usePagedList } from '../../shared/usePagedList.ts';
+import { useContractMutation } from '../../shared/queries.ts';
+import { SearchForm } from '../../shared/SearchForm.tsx';
 
 const PAGE_SIZE = 20;
 const STATUS_EDITORS: readonly StaffRole[] = setUserStatusContract.staffRoles as readonly StaffRole[];
@@ -18,44 +22,26 @@ const STATUS_EDITORS: readonly StaffRole[] = setUserStatusContract.staffRoles as
 const userLabel = (user: PublicUser) => user.nickname ?? user.username ?? user.email ?? user.phone ?? `#${user.id}`;
 const contactOf = (user: PublicUser) => [user.email, user.phone].filter((each) => each !== null).join(' · ');
 
-export function UsersPage({ roles }: { roles: readonly StaffRole[] }) {
+/**
+ * The user list, newest first, searched by the URL's `q` (/admin/users?q=alice is the link to a
+ * user); staff with the status contract's roles change a user's status with a reason (audited).
+ */
+export function UsersPage() {
   const { t } = useI18n();
-  const [query, setQuery] = useState('');
-  const [appliedQuery, setAppliedQuery] = useState('');
+  const { roles } = useStaff();
+  const listQuery = useListQuery(listUsersContract, PAGE_SIZE);
+  const { list, table } = listQuery;
   const [editing, setEditing] = useState<PublicUser | null>(null);
   const canEdit = roles.some((role) => STATUS_EDITORS.includes(role));
-
-  const fetchPage = useCallback(
-    (page: number) => api(listUsersContract, { query: { page, pageSize: PAGE_SIZE, q: appliedQuery || undefined } }),
-    [appliedQuery],
-  );
-  const list = usePagedList(fetchPage, PAGE_SIZE);
-
-  function search(event: FormEvent) {
-    event.preventDefault();
-    list.setPage(1);
-    setAppliedQuery(query.trim());
-  }
 
   return (
     <section>
       <h2>{t('admin.users.title')}</h2>
-      <search>
-        <form className="toolbar" onSubmit={search}>
-        <input
-          aria-label={t('admin.users.search')}
-          placeholder={t('admin.users.search')}
-          value={query}
-          onChange={(e) => setQuery(e.target.value)}
-          maxLength={254}
-        />
-          <button type="submit">{t('admin.users.searchButton')}</button>
-        </form>
-      </search>
-      <ErrorAlert message={list.error} />
-      {list.result?.contactsMasked && <p className="muted">{t('admin.users.contactsMasked')}</p>}
+      <SearchForm list={listQuery} field="q" label={t('admin.users.search')} maxLength={254} />
+      <ErrorAlert error={list.error} />
+      {list.data?.contactsMasked && <p className="muted">{t('admin.users.contactsMasked')}</p>}
       <PagedTable
-        list={list}
+        {...table}
         total="admin.users.total"
         columns={[
           'admin.users.id',
@@ -86,63 +72,44 @@ export function UsersPage({ roles }: { roles: readonly StaffRole[] }) {
           </tr>
         )}
       />
-      {editing && (
-        <StatusDialog
-          user={editing}
-          onClose={() => setEditing(null)}
-          onSaved={() => {
-            setEditing(null);
-            void list.load();
-          }}
-        />
-      )}
+      {editing && <StatusDialog user={editing} onClose={() => setEditing(null)} />}
     </section>
   );
 }
 
-function StatusDialog({ user, onClose, onSaved }: { user: PublicUser; onClose: () => void; onSaved: () => void }) {
-  const { t, describeError } = useI18n();
-  const [status, setStatus] = useState<UserStatus>(user.status);
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
-
-  async function save(event: FormEvent) {
-    event.preventDefault();
-    try {
-      await api(setUserStatusContract, { params: { userId: user.id }, body: { status, reason } });
-      onSaved();
-    } catch (caught) {
-      setError(describeError(caught));
-    }
-  }
+/** A status change with the reason the audit log keeps; the list is read again once it is saved. */
+function StatusDialog({ user, onClose }: { user: PublicUser; onClose: () => void }) {
+  const { t } = useI18n();
+  const save = useContractMutation(setUserStatusContract, { invalidates: [listUsersContract], onSuccess: onClose });
+  const form = useContractForm(bodyOf(setUserStatusContract), { defaultValues: { status: user.status, reason: '' } });
+  const { errors } = form.formState;
 
   return (
-    <div className="dialog-backdrop">
-      <form className="card dialog" onSubmit={save} aria-label={t('admin.users.changeStatus')}>
-        <h3>{t('admin.statusDialog.title', { username: userLabel(user) })}</h3>
-        <label>
-          {t('admin.users.status')}
-          <select name="status" value={status} onChange={(e) => setStatus(e.target.value as UserStatus)}>
-            {userStatuses.map((each) => (
-              <option key={each} value={each}>
-                {t(`admin.status.${each}` as MessageKey)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          {t('admin.statusDialog.reason')}
-          <textarea name="reason" value={reason} onChange={(e) => setReason(e.target.value)} minLength={3} maxLength={500} required />
-        </label>
-        <p className="muted">{t('admin.statusDialog.audited')}</p>
-        <ErrorAlert message={error} />
-        <div className="row">
-          <button type="button" className="secondary" onClick={onClose}>
-            {t('admin.common.cancel')}
-          </button>
-          <button type="submit">{t('admin.common.save')}</button>
-        </div>
-      </form>
-    </div>
+    <Dialog
+      label={t('admin.users.changeStatus')}
+      title={t('admin.statusDialog.title', { username: userLabel(user) })}
+      onSubmit={form.handleSubmit((body) => save.mutate({ params: { userId: user.id }, body }))}
+      onCancel={onClose}
+      submitLabel={t('admin.common.save')}
+      busy={save.isPending}
+      error={save.error}
+    >
+      <label>
+        {t('admin.users.status')}
+        <select {...form.register('status')}>
+          {userStatuses.map((each) => (
+            <option key={each} value={each}>
+              {t(`admin.status.${each}` as MessageKey)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        {t('admin.statusDialog.reason')}
+        <textarea minLength={3} maxLength={500} required aria-describedby="status-reason-error" {...form.register('reason')} />
+      </label>
+      <FieldErrorText error={errors.reason} id="status-reason-error" />
+      <p className="muted">{t('admin.statusDialog.audited')}</p>
+    </Dialog>
   );
 }

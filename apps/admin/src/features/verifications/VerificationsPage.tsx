@@ -1,20 +1,27 @@
-import { type ContractData, decideVerificationContract, listVerificationsContract } from '@keel/contracts';
+import { type ContractData, decideVerificationContract, getVerificationContract, listVerificationsContract } from '@keel/contracts';
 import type { MessageKey } from '@keel/locales';
-import { type FormEvent, useCallback, useState } from 'react';
-import { api } from '../../shared/api.ts';
+import { useState } from 'react';
+import { Link, Outlet } from 'react-router';
 import { DetailCard } from '../../shared/DetailCard.tsx';
 import { ErrorAlert } from '../../shared/ErrorAlert.tsx';
 import { formatDateTime } from '../../shared/format.ts';
+import { bodyOf, useContractForm } from '../../shared/forms.tsx';
 import { useI18n } from '../../shared/i18n.tsx';
+import { useListQuery } from '../../shared/list-query.ts';
 import { PagedTable } from '../../shared/PagedTable.tsx';
+import { useContractMutation } from '../../shared/queries.ts';
+import { ReasonForm } from '../../shared/ReasonForm.tsx';
+import { RecordRoute, useRecordLinks, useSeedRecord } from '../../shared/record-route.tsx';
 import { StatusTabs } from '../../shared/StatusTabs.tsx';
 import { useStaffImage } from '../../shared/staff-image.ts';
-import { usePagedList } from '../../shared/usePagedList.ts';
 
 type Submission = ContractData<typeof listVerificationsContract>['items'][number];
 type QueueStatus = Submission['status'];
 
 const PAGE_SIZE = 20;
+const LIST_PATH = '/verifications';
+/** The read that opens one submission at /admin/verifications/:submissionId. */
+const submissionRead = { contract: getVerificationContract, param: 'submissionId' };
 const statuses: QueueStatus[] = ['in_review', 'verified', 'rejected'];
 
 const fieldKeys: Record<string, MessageKey> = {
@@ -60,35 +67,47 @@ function StaffPhoto({ uploadId, label }: { uploadId: string; label: string }) {
   );
 }
 
-function Detail({ item, onClose, onDecided }: { item: Submission; onClose: () => void; onDecided: () => void }) {
-  const { t, describeError } = useI18n();
-  const countryName = useCountryName();
+/** Approve, or reject with the reason the user reads (the contract's rule: a rejection needs one). */
+function DecisionPanel({ item, onDecided }: { item: Submission; onDecided: () => void }) {
+  const { t } = useI18n();
   const [rejecting, setRejecting] = useState(false);
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  // A decided submission leaves the "in review" queue: the queue and the record are read again.
+  const decide = useContractMutation(decideVerificationContract, { invalidates: [listVerificationsContract, getVerificationContract], onSuccess: onDecided });
+  const form = useContractForm(bodyOf(decideVerificationContract), { defaultValues: { decision: 'reject', reason: '' } });
+  const params = { submissionId: item.id };
+  const busy = decide.isPending;
 
-  async function decide(decision: 'approve' | 'reject') {
-    setBusy(true);
-    setError(null);
-    try {
-      await api(decideVerificationContract, {
-        params: { submissionId: item.id },
-        body: decision === 'approve' ? { decision } : { decision, reason: reason.trim() },
-      });
-      onDecided();
-    } catch (caught) {
-      setError(describeError(caught));
-      setBusy(false);
-    }
-  }
+  return (
+    <div className="decision">
+      <ErrorAlert error={decide.error} />
+      {!rejecting ? (
+        <div className="row">
+          <button type="button" className="secondary" onClick={() => setRejecting(true)} disabled={busy}>
+            {t('admin.verifications.reject')}
+          </button>
+          <button type="button" onClick={() => decide.mutate({ params, body: { decision: 'approve' } })} disabled={busy}>
+            {t('admin.verifications.approve')}
+          </button>
+        </div>
+      ) : (
+        <ReasonForm
+          label={t('admin.verifications.reasonLabel')}
+          field={form.register('reason')}
+          error={form.formState.errors.reason}
+          notes={<p className="muted">{t('admin.verifications.reasonShown')}</p>}
+          submitLabel={t('admin.verifications.confirmReject')}
+          busy={busy}
+          onSubmit={form.handleSubmit((body) => decide.mutate({ params, body }))}
+          onCancel={() => setRejecting(false)}
+        />
+      )}
+    </div>
+  );
+}
 
-  function reject(event: FormEvent) {
-    event.preventDefault();
-    if (reason.trim() === '') return setError(t('admin.verifications.reasonRequired'));
-    void decide('reject');
-  }
-
+function Detail({ item, onClose }: { item: Submission; onClose: () => void }) {
+  const { t } = useI18n();
+  const countryName = useCountryName();
   const fieldValue = (name: string, value: string) => {
     if (name === 'country') return countryName(value);
     if (name === 'idType') return t(`admin.verifications.idType.${value}` as MessageKey);
@@ -139,53 +158,32 @@ function Detail({ item, onClose, onDecided }: { item: Submission; onClose: () =>
       <div className="photos">
         {photos.map((photo) => (photo.id ? <StaffPhoto key={photo.label} uploadId={photo.id} label={t(photo.label)} /> : null))}
       </div>
-      <ErrorAlert message={error} />
-      {item.status === 'in_review' && (
-        <div className="decision">
-          {!rejecting ? (
-            <div className="row">
-              <button type="button" className="secondary" onClick={() => setRejecting(true)} disabled={busy}>
-                {t('admin.verifications.reject')}
-              </button>
-              <button type="button" onClick={() => void decide('approve')} disabled={busy}>
-                {t('admin.verifications.approve')}
-              </button>
-            </div>
-          ) : (
-            <form onSubmit={reject}>
-              <label>
-                {t('admin.verifications.reasonLabel')}
-                <textarea name="reason" value={reason} onChange={(event) => setReason(event.target.value)} maxLength={500} required />
-              </label>
-              <p className="muted">{t('admin.verifications.reasonShown')}</p>
-              <div className="row">
-                <button type="button" className="secondary" onClick={() => setRejecting(false)} disabled={busy}>
-                  {t('admin.common.cancel')}
-                </button>
-                <button type="submit" className="danger" disabled={busy}>
-                  {t('admin.verifications.confirmReject')}
-                </button>
-              </div>
-            </form>
-          )}
-        </div>
-      )}
+      {item.status === 'in_review' && <DecisionPanel item={item} onDecided={onClose} />}
     </DetailCard>
+  );
+}
+
+/** /admin/verifications/:submissionId — one submission, in any state, above the queue it was opened from. */
+export function VerificationDetailRoute() {
+  const { close } = useRecordLinks(LIST_PATH);
+  return (
+    <RecordRoute read={submissionRead} onClose={close}>
+      {(item) => <Detail key={item.id} item={item} onClose={close} />}
+    </RecordRoute>
   );
 }
 
 /**
  * The compliance review queue (roles admin and compliance): submissions by state, oldest first;
- * a detail with the fields and the photos; approve, or reject with the reason the user will read.
- * A decided submission leaves the "in review" queue; every decision and photo view is audited.
+ * a submission opens at its own URL (/admin/verifications/12) with the fields and the photos;
+ * approve, or reject with the reason the user will read. A decided submission leaves the "in
+ * review" queue; every decision and photo view is audited. The state and page are the URL's.
  */
 export function VerificationsPage() {
   const { t } = useI18n();
-  const [status, setStatus] = useState<QueueStatus>('in_review');
-  const [open, setOpen] = useState<Submission | null>(null);
-
-  const fetchPage = useCallback((page: number) => api(listVerificationsContract, { query: { status, page, pageSize: PAGE_SIZE } }), [status]);
-  const list = usePagedList(fetchPage, PAGE_SIZE);
+  const { filter, searchFor, list, table } = useListQuery(listVerificationsContract, PAGE_SIZE);
+  const { recordTo } = useRecordLinks(LIST_PATH);
+  const seed = useSeedRecord(submissionRead);
 
   return (
     <section>
@@ -193,28 +191,14 @@ export function VerificationsPage() {
       <StatusTabs
         label={t('admin.verifications.status')}
         statuses={statuses}
-        status={status}
+        status={filter.status}
         labelOf={(each) => t(`admin.verifications.status.${each}`)}
-        onChange={(each) => {
-          setStatus(each);
-          list.setPage(1);
-          setOpen(null);
-        }}
+        linkTo={(each) => ({ pathname: LIST_PATH, search: searchFor({ status: each }) })}
       />
-      <ErrorAlert message={list.error} />
-      {open && (
-        <Detail
-          key={open.id}
-          item={open}
-          onClose={() => setOpen(null)}
-          onDecided={() => {
-            setOpen(null);
-            void list.load();
-          }}
-        />
-      )}
+      <ErrorAlert error={list.error} />
+      <Outlet />
       <PagedTable
-        list={list}
+        {...table}
         total="admin.verifications.total"
         empty={{ text: 'admin.verifications.empty', testId: 'verifications-empty' }}
         columns={[
@@ -233,9 +217,9 @@ export function VerificationsPage() {
             <td>{t(`admin.verifications.level.${item.level}`)}</td>
             <td>{t(`admin.verifications.status.${item.status}`)}</td>
             <td>
-              <button type="button" onClick={() => setOpen(item)}>
+              <Link to={recordTo(item.id)} onClick={() => seed(item.id, item)}>
                 {t('admin.verifications.open')}
-              </button>
+              </Link>
             </td>
           </tr>
         )}

@@ -1,5 +1,6 @@
 import {
   appealP2pOrderContract,
+  getP2pAppealContract,
   getP2pChatImageContract,
   getStaffChatImageContract,
   listP2pAppealsContract,
@@ -22,7 +23,7 @@ import { handler } from '../route.ts';
 import { closeAd, editAd, postAd } from '../../use-cases/p2p/manage-ads.ts';
 import { listChat, readChatImage, sendChat, withdrawChat } from '../../use-cases/p2p/order-chat.ts';
 import { appealOrder, cancelOrder, markOrderPaid, releaseOrder } from '../../use-cases/p2p/order-steps.ts';
-import { listAppeals, readChatImageForStaff, resolveAppeal } from '../../use-cases/p2p/resolve-appeal.ts';
+import { getAppeal, listAppeals, readChatImageForStaff, resolveAppeal } from '../../use-cases/p2p/resolve-appeal.ts';
 import { findOrderView, listAds, listOrdersOf } from '../../use-cases/p2p/p2p-views.ts';
 import { placeOrder } from '../../use-cases/p2p/place-order.ts';
 
@@ -59,6 +60,7 @@ export const p2pRoutes = [
 /** Support staff: P2P appeals (roles admin and support, from the contracts). */
 export const p2pAdminRoutes = [
   handler(listP2pAppealsContract, ({ query, deps }) => listAppeals(deps, query)),
+  handler(getP2pAppealContract, ({ params, deps }) => getAppeal(deps, BigInt(params.orderId))),
   handler(resolveP2pAppealContract, ({ staffSession, params, body, request, idempotency, deps }) =>
     resolveAppeal(deps, staffSession, { orderId: BigInt(params.orderId), ...body, requestId: request.id }, idempotency),
   ),

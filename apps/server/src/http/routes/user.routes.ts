@@ -10,6 +10,7 @@ export const userRoutes = [
   handler(setLanguageContract, async ({ session, body, deps }) =>
     toPublicUser(await setUserLanguage(deps, session.user.id, body.language)),
   ),
+  // Public (no token): the floating button opens it from the login page too.
   handler(serviceUrlContract, async ({ deps }) => deps.config.SERVICE_URL),
   handler(listMessagesContract, ({ session, query, deps }) => listSystemMessages(deps, session.user.id, query)),
   handler(markMessagesReadContract, ({ session, body, deps }) => markSystemMessagesRead(deps, session.user.id, BigInt(body.upToId))),

@@ -2,6 +2,7 @@ import {
   decideVerificationContract,
   getStaffUploadContract,
   getUploadContract,
+  getVerificationContract,
   listVerificationsContract,
   submitAdvancedVerificationContract,
   submitIdentityVerificationContract,
@@ -9,7 +10,7 @@ import {
   verificationStatusContract,
 } from '@keel/contracts';
 import { handler } from '../route.ts';
-import { decideVerification, listVerifications, readUploadForReview } from '../../use-cases/verification/review-verification.ts';
+import { decideVerification, getVerification, listVerifications, readUploadForReview } from '../../use-cases/verification/review-verification.ts';
 import { submitVerification, verificationStatesOf } from '../../use-cases/verification/submit-verification.ts';
 import { readUpload, uploadImage } from '../../use-cases/verification/upload-image.ts';
 
@@ -23,6 +24,7 @@ export const verificationRoutes = [
   handler(submitIdentityVerificationContract, ({ session, body, deps }) => submitVerification(deps, session.user.id, 'identity', body)),
   handler(submitAdvancedVerificationContract, ({ session, body, deps }) => submitVerification(deps, session.user.id, 'advanced', body)),
   handler(listVerificationsContract, ({ query, deps }) => listVerifications(deps, query)),
+  handler(getVerificationContract, ({ params, deps }) => getVerification(deps, BigInt(params.submissionId))),
   handler(getStaffUploadContract, async ({ staffSession, params, request, deps }) => {
     const { bytes, mediaType } = await readUploadForReview(deps, staffSession, BigInt(params.uploadId), request.id);
     return { bytes, mediaType };

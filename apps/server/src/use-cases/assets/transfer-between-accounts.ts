@@ -1,4 +1,4 @@
-import { AppError } from '@keel/contracts';
+import { AppError, parameterErrorField } from '@keel/contracts';
 import { formatAmount, LedgerError, transferPostings } from '@keel/domain';
 import { parseUserAmount } from '../amount-input.ts';
 import type { Deps } from '../../deps.ts';
@@ -28,7 +28,7 @@ export async function transferBetweenAccounts(
   idempotency?: IdempotentRequest<{ entryId: string; from: BalanceView; to: BalanceView }>,
 ): Promise<{ entryId: bigint; from: BalanceView; to: BalanceView }> {
   const scale = (await assetScales(deps.db)).get(input.asset);
-  if (scale === undefined) throw new AppError('PARAMETER_ERROR', { fields: [{ field: 'body.asset', message: 'unknown asset' }] });
+  if (scale === undefined) throw new AppError('PARAMETER_ERROR', { fields: [parameterErrorField('body.asset', 'unknownAsset')] });
   const amountMinor = parseUserAmount(input.amount, scale);
   // The accounts exist before the entry is queued: creating an empty one is harmless (every
   // account type already shows, at zero) and keeps the batched work to the entry itself.

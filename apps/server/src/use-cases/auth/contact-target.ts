@@ -1,4 +1,4 @@
-import { AppError } from '@keel/contracts';
+import { AppError, parameterErrorField } from '@keel/contracts';
 import { type CodeChannel, normalizeEmail, normalizePhone } from '@keel/domain';
 import type { Queryable } from '../../persistence/db.ts';
 import type { UserRow } from '../../persistence/users.repository.ts';
@@ -12,7 +12,7 @@ export function normalizeTarget(channel: CodeChannel, text: string, field = 'bod
   if (text.trim() === '') throw new AppError(channel === 'email' ? 'EMAIL_REQUIRED' : 'PHONE_REQUIRED');
   if (channel === 'email') {
     const email = normalizeEmail(text);
-    if (!email) throw new AppError('PARAMETER_ERROR', { fields: [{ field, message: 'incorrect email format' }] });
+    if (!email) throw new AppError('PARAMETER_ERROR', { fields: [parameterErrorField(field, 'emailFormat')] });
     return email;
   }
   const phone = normalizePhone(text);

@@ -1,4 +1,4 @@
-import { AppError, type LocaleCode } from '@keel/contracts';
+import { AppError, type LocaleCode, parameterErrorField } from '@keel/contracts';
 import type { Deps } from '../../deps.ts';
 import { findUserByInviteCode, findUserById, type UserRow } from '../../persistence/users.repository.ts';
 import { createUserSession, type NewSession } from '../../persistence/sessions.repository.ts';
@@ -41,7 +41,7 @@ export async function registerUser(deps: Deps, input: RegisterUserInput): Promis
       : undefined;
   let codeId: bigint | undefined;
   if (contact) {
-    if (!input.code) throw new AppError('PARAMETER_ERROR', { fields: [{ field: 'body.code', message: 'this field is required' }] });
+    if (!input.code) throw new AppError('PARAMETER_ERROR', { fields: [parameterErrorField('body.code', 'required')] });
     const check = await checkCode(deps.db, { purpose: 'register', target: contact.target, code: input.code, now: deps.now() });
     if (!check.ok) throw new AppError('WRONG_VERIFICATION_CODE');
     codeId = check.codeId;

@@ -70,6 +70,13 @@ export async function listAppeals(deps: Deps, query: { status: 'open' | 'resolve
   return { items, total: Number(count!.total) };
 }
 
+/** One appeal, open or resolved, by its order, for support staff who open a link to it. */
+export async function getAppeal(deps: Deps, orderId: bigint) {
+  const [row] = await deps.db.query<AppealRow>(`${APPEAL_SELECT} WHERE p.order_id = $1`, [orderId]);
+  if (!row) throw new AppError('RECORD_NOT_FOUND');
+  return appealView(deps.db, row);
+}
+
 /**
  * Support staff resolve an appeal to one of two outcomes: release the escrow to the buyer (less
  * the fee) or refund it to the seller. They never type an amount. Under the two-person rule

@@ -1,4 +1,4 @@
-import { AppError, type SwapQuote } from '@keel/contracts';
+import { AppError, parameterErrorField, type SwapQuote } from '@keel/contracts';
 import {
   parsePriceMinor,
   PRICE_SCALE,
@@ -33,7 +33,7 @@ export async function createSwapQuote(deps: Deps, request: SwapRequest): Promise
   const fromScale = scales.get(request.fromAsset);
   const toScale = scales.get(request.toAsset);
   if (fromScale === undefined || toScale === undefined) {
-    throw new AppError('PARAMETER_ERROR', { fields: [{ field: 'body.fromAsset', message: 'unknown asset' }] });
+    throw new AppError('PARAMETER_ERROR', { fields: [parameterErrorField('body.fromAsset', 'unknownAsset')] });
   }
   const amountMinor = parseUserAmount(request.amount, fromScale);
 

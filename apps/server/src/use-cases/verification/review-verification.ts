@@ -66,6 +66,13 @@ export async function listVerifications(deps: Deps, query: { status: Row['status
   return { items: rows.map(view), total: Number(count!.total) };
 }
 
+/** One submission, in any state, for a reviewer who opens a link to it. */
+export async function getVerification(deps: Deps, submissionId: bigint) {
+  const [row] = await deps.db.query<Row>(`${SELECT} WHERE v.id = $1`, [submissionId]);
+  if (!row) throw new AppError('RECORD_NOT_FOUND');
+  return view(row);
+}
+
 /** A verification photo for a reviewer; the view itself is an audited act. */
 export async function readUploadForReview(deps: Deps, staff: StaffSession, uploadId: bigint, requestId: string) {
   const file = await readUpload(deps, uploadId, undefined, 'verification');

@@ -70,10 +70,13 @@ describe('registration, login and sessions', () => {
     expect(await unread()).toEqual({ code: 200, msg: 'success', data: false });
   });
 
-  it('answers the configured customer-service URL', async () => {
+  it('answers the configured customer-service URL, without a token too (public information)', async () => {
+    const answer = { code: 200, msg: 'success', data: 'https://help.example.org/chat' };
+    expect((await t.app.inject({ url: '/home/index/serviceurl' })).json()).toEqual(answer);
     const { token } = await registerViaApi(t.app, 'service01');
-    const response = await t.app.inject({ url: '/home/index/serviceurl', headers: { authorization: token } });
-    expect(response.json()).toEqual({ code: 200, msg: 'success', data: 'https://help.example.org/chat' });
+    expect((await t.app.inject({ url: '/home/index/serviceurl', headers: { authorization: token } })).json()).toEqual(answer);
+    // A token that no longer works changes nothing: the route reads no session.
+    expect((await t.app.inject({ url: '/home/index/serviceurl', headers: { authorization: 'Bearer nope' } })).json()).toEqual(answer);
   });
 
   it('stores the language on the account and refuses an unknown one', async () => {

@@ -104,6 +104,7 @@ const CASES: Record<string, SweepCase> = {
     // Compliance reads verification photos only: not a deposit screenshot, not a chat image.
     outsideRoleScope: (a) => [{ url: `/home/admin/uploads/${a.depositProof}` }, { url: `/home/admin/uploads/${a.chatUpload}` }],
   },
+  'GET /home/admin/verifications/:submissionId': { attempts: (a) => [{ url: `/home/admin/verifications/${a.submission}` }] },
   'POST /home/admin/verifications/:submissionId/decision': {
     attempts: (a) => [{ url: `/home/admin/verifications/${a.submission}/decision`, body: { decision: 'approve' } }],
   },
@@ -188,6 +189,7 @@ const CASES: Record<string, SweepCase> = {
       { url: `/home/p2p/orders/${own.p2pOrder}/chat/${a.chatImage}/image` },
     ],
   },
+  'GET /home/admin/p2p/appeals/:orderId': { attempts: (a) => [{ url: `/home/admin/p2p/appeals/${a.p2pOrder}` }] },
   'POST /home/admin/p2p/appeals/:orderId/resolve': {
     attempts: (a) => [{ url: `/home/admin/p2p/appeals/${a.p2pOrder}/resolve`, body: { outcome: 'release', note: 'sweep attempt' } }],
   },

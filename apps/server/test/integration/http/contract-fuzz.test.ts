@@ -215,6 +215,8 @@ const overrides: Record<string, Partial<Record<'body' | 'query' | 'params', Reco
   'wallet.deposit': { body: { channel: 'USDT-TRC20' } },
   'wallet.depositAddress': { query: { channel: 'USDT-TRC20' } },
   'user.paymentPassword': { body: { oldPaymentPassword: '135790' } },
+  // A contact value is checked by its kind (ADR 0027): a Telegram handle for the fixture's value.
+  'user.contactMethods': { body: { methods: [{ kind: 'telegram', value: '@fuzzer' }] } },
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -51,7 +51,7 @@ describe('catalogue errors of the foundation calls', () => {
       const { token } = await registerViaApi(t.app, `status${status}`);
       await t.db.query('UPDATE users SET status = $2 WHERE username = $1', [`status${status}`, status]);
       const body = expectError(
-        await t.app.inject({ url: '/home/index/serviceurl', headers: { authorization: token } }),
+        await t.app.inject({ url: '/home/user/me', headers: { authorization: token } }),
         'USER_STATUS_INCORRECT',
       );
       expect(body.data).toBeNull();

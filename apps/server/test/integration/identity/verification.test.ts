@@ -107,6 +107,10 @@ describe('identity verification with uploads and review', () => {
     );
     const mine = queue.data.items.find((item) => item.userId === user.userId)!;
     expect(mine.fields).toMatchObject({ realName: 'Ana Silva', idType: 'passport', idNumber: 'P1234567' });
+    // One submission by its id, as the back-office link opens it (ADR 0028): the queue's view of it.
+    expect((await call('GET', `/home/admin/verifications/${mine.id}`, complianceToken)).data).toEqual(mine);
+    expect((await call('GET', `/home/admin/verifications/${mine.id}`, supportToken)).code).toBe(403);
+    expect((await call('GET', `/home/admin/verifications/${BigInt(mine.id) + 1000n}`, complianceToken)).msg).toBe('record does not exist');
     expect((await t.app.inject({ url: `/home/admin/uploads/${mine.photos.front}`, headers: { authorization: supportToken } })).statusCode).toBe(403);
     const image = await t.app.inject({ url: `/home/admin/uploads/${mine.photos.front}`, headers: { authorization: complianceToken } });
     expect(image.statusCode).toBe(200);
@@ -116,6 +120,7 @@ describe('identity verification with uploads and review', () => {
     expect((await call('POST', `/home/admin/verifications/${mine.id}/decision`, complianceToken, { decision: 'reject' })).code).toBe(400);
     const rejected = await call('POST', `/home/admin/verifications/${mine.id}/decision`, complianceToken, { decision: 'reject', reason: 'The photo is blurred' });
     expect(rejected).toMatchObject({ code: 200, data: { status: 'rejected', rejectReason: 'The photo is blurred', reviewedBy: 'reviewer1' } });
+    expect((await call('GET', `/home/admin/verifications/${mine.id}`, complianceToken)).data).toEqual(rejected.data);
     expect((await call('POST', `/home/admin/verifications/${mine.id}/decision`, complianceToken, { decision: 'approve' })).msg).toBe(
       'verification is not in review',
     );

@@ -100,9 +100,12 @@ describe('appeals', () => {
     const appeal = queue.data.items.find((item: { order: { id: string } }) => item.order.id === orderId);
     expect(appeal).toMatchObject({ openedBy: 'buyer', reason: 'The seller does not release', resolution: null });
     expect(appeal.chat).toEqual([expect.objectContaining({ from: 'seller', text: 'I have not received anything', withdrawnAt: expect.any(String) })]);
+    expect((await call(t.app, 'GET', `/home/admin/p2p/appeals/${orderId}`, support)).data).toEqual(appeal);
 
     const resolved = await call(t.app, 'POST', `/home/admin/p2p/appeals/${orderId}/resolve`, support, { outcome: 'release', note: 'Bank statement shows the payment' });
     expect(resolved.data).toMatchObject({ resolution: 'release', resolvedBy: 'support01', order: { status: 'released' } });
+    // One appeal by its order, as the back-office link opens it (ADR 0028): open, then resolved.
+    expect((await call(t.app, 'GET', `/home/admin/p2p/appeals/${orderId}`, support)).data).toEqual(resolved.data);
     expect(await coinBalance(t.db, buyer.userId, 'USDT')).toEqual({ availableMinor: 99_900_000n, frozenMinor: 0n });
     expect((await call(t.app, 'POST', `/home/admin/p2p/appeals/${orderId}/resolve`, support, { outcome: 'refund', note: 'again' })).msg).toBe(
       'the order is not in a state for this step',
@@ -119,6 +122,7 @@ describe('appeals', () => {
     await call(t.app, 'POST', `/home/p2p/orders/${orderId}/appeal`, seller.token, { reason: 'No money arrived at all' });
     const finance = await createStaff(t.app, t.db, name('finance'), ['finance']);
     expect((await call(t.app, 'GET', '/home/admin/p2p/appeals', finance)).msg).toBe('permission denied');
+    expect((await call(t.app, 'GET', `/home/admin/p2p/appeals/${orderId}`, finance)).msg).toBe('permission denied');
     const resolved = await call(t.app, 'POST', `/home/admin/p2p/appeals/${orderId}/resolve`, support, { outcome: 'refund', note: 'No proof of payment' });
     expect(resolved.data).toMatchObject({ openedBy: 'seller', resolution: 'refund', order: { status: 'refunded', statusCode: 5 } });
     expect(await coinBalance(t.db, seller.userId, 'USDT')).toEqual({ availableMinor: 100n * USDT, frozenMinor: 400n * USDT });

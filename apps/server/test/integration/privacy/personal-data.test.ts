@@ -73,6 +73,8 @@ beforeAll(async () => {
     addressId: [addressId],
     // Routes that answer a file's bytes: no name can be in them, any id will do.
     uploadId: ['1'],
+    // A submission is read by the roles that read contacts in full (admin, compliance) only.
+    submissionId: ['1'],
     sessionId: ['1'],
     userId: [seller.userId],
     cardId: ['1'],

@@ -7,9 +7,9 @@ import { Card, LoadFailedNotice } from '../../shared/ui/components.tsx';
 import { DepositIcon, ExchangeIcon, RecordsIcon, TransferIcon, WithdrawIcon } from '../../shared/ui/icons.tsx';
 import { usdtPrices } from '../market/tickers.ts';
 import { useTickers } from '../market/useTickers.ts';
-import { accountKindKeys } from './accounts.ts';
+import { accountKindKeys, accountPurposeKeys } from './accounts.ts';
 import { useAccounts } from './useAccounts.ts';
-import { type AccountGroup, valueBalances } from './valuation.ts';
+import { type AccountGroup, sectionAccounts, valueBalances } from './valuation.ts';
 
 function Action({ to, icon, label, testId }: { to: string; icon: ReactNode; label: string; testId: string }) {
   return (
@@ -46,6 +46,9 @@ function AccountCard({ group, hideZero }: { group: AccountGroup; hideZero: boole
         <span>{t(accountKindKeys[group.kind])}</span>
         <UsdtValue value={group.valueUsdt} testId={`account-${group.kind}-value`} />
       </h2>
+      <p className="account-purpose muted" data-testid={`account-${group.kind}-purpose`}>
+        {t(accountPurposeKeys[group.kind])}
+      </p>
       {balances.length === 0 ? (
         <p className="muted">{t('web.assets.noBalance')}</p>
       ) : (
@@ -80,8 +83,9 @@ function AccountCard({ group, hideZero }: { group: AccountGroup; hideZero: boole
 
 /**
  * The assets tab: the total in USDT, the actions (deposit, withdraw, transfer, exchange, records)
- * with links to the deposit and withdrawal records, and every account type with its usable, frozen
- * and converted balances. Values follow the live prices.
+ * with links to the deposit and withdrawal records, then the accounts, each with what it is for and
+ * its usable, frozen and converted balances: those holding something first (and the coin account),
+ * the empty ones under a fold (`sectionAccounts`). Values follow the live prices.
  */
 export function AssetsOverview() {
   const { t } = useI18n();
@@ -96,6 +100,7 @@ export function AssetsOverview() {
     return valueBalances(accounts, plain);
   }, [accounts, prices]);
   const usedTicks = [...prices.values()].flatMap((entry) => (entry.tick ? [entry.tick] : []));
+  const sections = valuation && sectionAccounts(valuation.groups);
 
   return (
     <div className="page">
@@ -164,9 +169,23 @@ export function AssetsOverview() {
         </label>
       )}
 
-      {valuation?.groups.map((group) => (
-        <AccountCard key={group.kind} group={group} hideZero={hideZero} />
-      ))}
+      {sections && (
+        <div className="accounts-shown" data-testid="accounts-shown">
+          {sections.shown.map((group) => (
+            <AccountCard key={group.kind} group={group} hideZero={hideZero} />
+          ))}
+        </div>
+      )}
+      {sections && sections.folded.length > 0 && (
+        <details className="accounts-folded" data-testid="accounts-folded">
+          <summary data-testid="accounts-folded-toggle">
+            {t('web.assets.foldedAccounts')} <span className="badge">{sections.folded.length}</span>
+          </summary>
+          {sections.folded.map((group) => (
+            <AccountCard key={group.kind} group={group} hideZero={hideZero} />
+          ))}
+        </details>
+      )}
     </div>
   );
 }

@@ -1,17 +1,19 @@
-import { ApiError, transferBetweenAccountsContract } from '@keel/contracts';
-import { type FormEvent, useState } from 'react';
+import { listAccountsContract, listRecordsContract, transferBetweenAccountsContract } from '@keel/contracts';
+import { useMemo, useRef, useState } from 'react';
+import { Controller } from 'react-hook-form';
 import { Link } from 'react-router';
 import { useActionKey } from '../../shared/api/action-key.ts';
-import { api, isSessionError } from '../../shared/api/client.ts';
-import { checkAmountInput, normaliseAmountInput } from '../../shared/format/decimal.ts';
+import { useContractMutation } from '../../shared/api/queries.ts';
+import { applyRefusal, bodySchema, FormError, useContractForm } from '../../shared/forms/index.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Amount } from '../../shared/ui/Amount.tsx';
 import { Button, Card, LoadFailedNotice, Notice, SelectField, TextField } from '../../shared/ui/components.tsx';
 import { SwapVerticalIcon } from '../../shared/ui/icons.tsx';
-import { type AccountBalance, type AccountKind, accountKindKeys, accountKinds, type AssetCode, assetCodes, balanceOf, scaleOf } from './accounts.ts';
-import { amountProblemText } from './amount-problems.ts';
-import { useAccounts } from './useAccounts.ts';
+import { type AccountBalance, type AccountKind, accountKindKeys, type AssetCode, assetCodes, balanceOf, offeredAccountKinds, scaleOf } from './accounts.ts';
+import { type AmountLimits, amountField } from './amount-field.ts';
 import { AvailableWithAll } from './AvailableWithAll.tsx';
+import { useAccounts } from './useAccounts.ts';
+import { useMoneyErrorText } from './useMoneyErrorText.ts';
 
 interface Done {
   amount: string;
@@ -20,61 +22,64 @@ interface Done {
   to: AccountBalance;
 }
 
-const isKind = (value: string): value is AccountKind => (accountKinds as readonly string[]).includes(value);
-const isAsset = (value: string): value is AssetCode => (assetCodes as readonly string[]).includes(value);
+/** The form's values as typed; the target starts unchosen. */
+interface TransferValues {
+  fromAccount: AccountKind;
+  toAccount: AccountKind | '';
+  asset: AssetCode;
+  amount: string;
+}
 
 /**
  * /assets/transfer: moves an asset between two of the user's own accounts (free; decisions page).
- * The target account is a choice the user must make (spec section 5: "a transfer needs a target
- * account").
+ * The form is the transfer contract's body (the target is required and differs from the source),
+ * its amount checked against the asset's scale and the source's balance (`amountField`). The
+ * target account is a choice the user must make (spec section 5: "a transfer needs a target account").
  */
 export function TransferForm() {
-  const { t, tServer } = useI18n();
-  const { accounts, failed, reload, update } = useAccounts();
+  const { t } = useI18n();
+  const errorText = useMoneyErrorText();
+  const { accounts, failed, reload } = useAccounts();
+  // A transfer changes two balances and adds a record.
+  const transfer = useContractMutation(transferBetweenAccountsContract, { invalidates: [listAccountsContract, listRecordsContract] });
   const actionKey = useActionKey();
-  const [from, setFrom] = useState<AccountKind>('coin');
-  const [to, setTo] = useState<AccountKind | ''>('');
-  const [asset, setAsset] = useState<AssetCode>('USDT');
-  const [amount, setAmount] = useState('');
-  const [checked, setChecked] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [formError, setFormError] = useState<string | null>(null);
   const [done, setDone] = useState<Done | null>(null);
 
+  // The amount's limits depend on the source and the asset chosen: the schema reads them when it checks.
+  const limits = useRef<AmountLimits>({ scale: scaleOf('USDT') });
+  const schema = useMemo(() => bodySchema(transferBetweenAccountsContract).safeExtend({ amount: amountField(() => limits.current) }), []);
+  const form = useContractForm(schema, { defaultValues: { fromAccount: 'coin', toAccount: '', asset: 'USDT', amount: '' } satisfies TransferValues as never });
+  const { errors, isSubmitted } = form.formState;
+  const [from, to, asset] = form.watch(['fromAccount', 'toAccount', 'asset']) as [AccountKind, AccountKind | '', AssetCode];
   const available = balanceOf(accounts, from, asset)?.available;
   const scale = scaleOf(asset, accounts ?? undefined);
-  const amountProblem = checkAmountInput(amount, scale, available);
-  const targetProblem = to === '' ? t('web.transfer.targetRequired') : to === from ? t('web.transfer.sameAccount') : undefined;
+  limits.current = { scale, available };
 
+  /** A change makes the last result and refusal out of date. */
   function edited() {
     setDone(null);
-    setFormError(null);
+    form.clearErrors('root');
   }
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setChecked(true);
-    if (amountProblem || targetProblem || to === '') return;
-    const body = { fromAccount: from, toAccount: to, asset, amount: normaliseAmountInput(amount) };
-    setBusy(true);
-    setFormError(null);
+  function set(name: keyof TransferValues, value: string) {
+    form.setValue(name, value as never, { shouldValidate: isSubmitted, shouldDirty: true });
+    edited();
+  }
+
+  const submit = form.handleSubmit(async (body) => {
     try {
-      const answer = await api(transferBetweenAccountsContract, { body, idempotencyKey: actionKey.keyFor(JSON.stringify(body)) });
+      const answer = await transfer.mutateAsync({ body, idempotencyKey: actionKey.keyFor(JSON.stringify(body)) });
       actionKey.settle();
-      update([answer.from, answer.to]);
-      setDone({ amount: body.amount, asset, from: answer.from, to: answer.to });
-      setAmount('');
-      setChecked(false);
+      setDone({ amount: body.amount, asset: body.asset, from: answer.from, to: answer.to });
+      form.reset({ ...form.getValues(), amount: '' });
     } catch (error) {
       actionKey.settle(error);
-      if (isSessionError(error)) return;
-      setFormError(error instanceof ApiError ? tServer(error.message) : t('web.common.loadFailed'));
-    } finally {
-      setBusy(false);
+      // "Insufficient balance" and the like stand above the form; a refused amount stands on it.
+      applyRefusal(form, error, { fieldErrors: { WRONG_AMOUNT: 'amount' } });
     }
-  }
+  });
 
-  const kindOptions = accountKinds.map((kind) => ({ value: kind, label: t(accountKindKeys[kind]) }));
+  const kindOptions = offeredAccountKinds(accounts).map((kind) => ({ value: kind, label: t(accountKindKeys[kind]) }));
 
   return (
     <>
@@ -105,21 +110,15 @@ export function TransferForm() {
         </Card>
       )}
       <form className="card form-card" onSubmit={submit} noValidate>
-        {formError && (
-          <Notice tone="error" testId="form-error">
-            {formError}
-          </Notice>
-        )}
+        <FormError form={form} />
         <SelectField
           label={t('web.transfer.from')}
           value={from}
           options={kindOptions}
           testId="transfer-from"
           onChange={(value) => {
-            if (!isKind(value)) return;
-            setFrom(value);
-            if (value === to) setTo('');
-            edited();
+            set('fromAccount', value);
+            if (value === to) set('toAccount', '');
           }}
         />
         <div className="transfer-direction">
@@ -131,65 +130,51 @@ export function TransferForm() {
             data-testid="transfer-switch"
             onClick={() => {
               if (to === '') return;
-              setTo(from);
-              setFrom(to);
-              edited();
+              set('toAccount', from);
+              set('fromAccount', to);
             }}
           >
             <SwapVerticalIcon />
           </Button>
         </div>
-        <SelectField
-          label={t('web.transfer.to')}
-          value={to}
-          placeholder={t('web.transfer.choose')}
-          options={kindOptions.map((option) => ({ ...option, disabled: option.value === from }))}
-          testId="transfer-to"
-          error={checked ? targetProblem : undefined}
-          onChange={(value) => {
-            if (!isKind(value)) return;
-            setTo(value);
-            edited();
-          }}
+        <Controller
+          control={form.control}
+          name="toAccount"
+          render={({ field, fieldState }) => (
+            <SelectField
+              label={t('web.transfer.to')}
+              name={field.name}
+              value={field.value}
+              placeholder={t('web.transfer.choose')}
+              options={kindOptions.map((option) => ({ ...option, disabled: option.value === from }))}
+              testId="transfer-to"
+              error={errorText(fieldState.error, { required: t('web.transfer.targetRequired') })}
+              onChange={(value) => {
+                field.onChange(value);
+                edited();
+              }}
+            />
+          )}
         />
         <SelectField
           label={t('web.transfer.currency')}
           value={asset}
           options={assetCodes.map((code) => ({ value: code, label: code }))}
           testId="transfer-asset"
-          onChange={(value) => {
-            if (!isAsset(value)) return;
-            setAsset(value);
-            edited();
-          }}
+          onChange={(value) => set('asset', value)}
         />
         <div className="amount-field">
           <TextField
             label={t('web.transfer.amount')}
-            name="amount"
             inputMode="decimal"
             autoComplete="off"
             placeholder={t('web.transfer.amountPlaceholder')}
-            value={amount}
             maxLength={40}
             data-testid="transfer-amount"
-            onChange={(event) => {
-              setAmount(event.target.value);
-              edited();
-            }}
-            error={
-              checked ? amountProblemText(t, amountProblem, { asset, scale, requiredText: t('web.transfer.amountRequired') }) : undefined
-            }
+            {...form.register('amount', { onChange: edited })}
+            error={errorText(errors.amount, { required: t('web.transfer.amountRequired'), asset, scale })}
           />
-          <AvailableWithAll
-            available={available}
-            asset={asset}
-            testIdPrefix="transfer"
-            onAll={(all) => {
-              setAmount(all);
-              edited();
-            }}
-          />
+          <AvailableWithAll available={available} asset={asset} testIdPrefix="transfer" onAll={(all) => set('amount', all)} />
         </div>
         <dl className="facts">
           <div>
@@ -197,7 +182,7 @@ export function TransferForm() {
             <dd data-testid="transfer-fee">{t('web.transfer.free')}</dd>
           </div>
         </dl>
-        <Button type="submit" block busy={busy} data-testid="transfer-submit">
+        <Button type="submit" block busy={transfer.isPending} data-testid="transfer-submit">
           {t('web.transfer.submit')}
         </Button>
       </form>

@@ -20,6 +20,28 @@ export const accountKindKeys: Record<AccountKind, MessageKey> = {
   options: 'web.account.options',
 };
 
+/**
+ * What each account type is for, in one line on the assets page (decisions page, "Account types").
+ * The innovation account is reserved: it is listed only if it ever holds something.
+ */
+export const accountPurposeKeys: Record<AccountKind, MessageKey> = {
+  coin: 'web.account.purpose.coin',
+  fiat: 'web.account.purpose.fiat',
+  innovation: 'web.account.purpose.innovation',
+  defi: 'web.account.purpose.defi',
+  leveraged: 'web.account.purpose.leveraged',
+  options: 'web.account.purpose.options',
+};
+
+/**
+ * The account types a form offers: all but the reserved innovation account, which is offered only
+ * while it holds something (so what is in it can still be moved out).
+ */
+export function offeredAccountKinds(accounts: readonly AccountBalance[] | null): AccountKind[] {
+  const innovationHolds = accounts?.some((account) => account.kind === 'innovation' && (/[1-9]/.test(account.available) || /[1-9]/.test(account.frozen)));
+  return userAccountKinds.filter((kind) => kind !== 'innovation' || innovationHolds === true);
+}
+
 /** Decimals of each asset (ADR 0004); the balances answer carries them too, this is the fallback. */
 const knownScales: Record<AssetCode, number> = { USDT: 6, BTC: 8, ETH: 18 };
 
@@ -36,11 +58,4 @@ export function scaleOf(asset: AssetCode, accounts?: readonly AccountBalance[]):
 /** The balance of one account type and asset; zero when the account was never used. */
 export function balanceOf(accounts: readonly AccountBalance[] | null, kind: AccountKind, asset: AssetCode): AccountBalance | undefined {
   return accounts?.find((account) => account.kind === kind && account.asset === asset);
-}
-
-/** The list with some balances replaced (the answer of a transfer or a swap). */
-export function withBalances(accounts: readonly AccountBalance[], changed: readonly AccountBalance[]): AccountBalance[] {
-  return accounts.map(
-    (account) => changed.find((each) => each.kind === account.kind && each.asset === account.asset) ?? account,
-  );
 }

@@ -1,43 +1,22 @@
 import { listAccountsContract } from '@keel/contracts';
-import { useCallback, useEffect, useState } from 'react';
-import { api, isSessionError } from '../../shared/api/client.ts';
-import { type AccountBalance, withBalances } from './accounts.ts';
+import { loadFailed, useContractQuery } from '../../shared/api/queries.ts';
+import { useFallbackPolling } from '../../shared/realtime/cache-sync.ts';
+import type { AccountBalance } from './accounts.ts';
 
 export interface AccountsState {
+  /** Null until the first answer. */
   accounts: AccountBalance[] | null;
   failed: boolean;
   reload: () => void;
-  /** Takes in balances a money-moving answer returned, then refetches the whole list. */
-  update: (changed: readonly AccountBalance[]) => void;
 }
 
-/** The user's balances (GET /home/assets/accounts). */
+/**
+ * The user's balances (GET /home/assets/accounts), one query shared by every screen that shows
+ * them. Whatever moves money invalidates it: the app's own mutations (transfer, swap, withdrawal …)
+ * and the pushed events of changes made elsewhere (a P2P order, a contract settled, a staff decision
+ * announced by a message); it is polled only while the push connection is down.
+ */
 export function useAccounts(): AccountsState {
-  const [accounts, setAccounts] = useState<AccountBalance[] | null>(null);
-  const [failed, setFailed] = useState(false);
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    let current = true;
-    void attempt;
-    api(listAccountsContract)
-      .then((answer) => {
-        if (!current) return;
-        setAccounts(answer.accounts);
-        setFailed(false);
-      })
-      .catch((error: unknown) => {
-        if (current && !isSessionError(error)) setFailed(true);
-      });
-    return () => {
-      current = false;
-    };
-  }, [attempt]);
-
-  const reload = useCallback(() => setAttempt((value) => value + 1), []);
-  const update = useCallback((changed: readonly AccountBalance[]) => {
-    setAccounts((current) => (current ? withBalances(current, changed) : current));
-    setAttempt((value) => value + 1);
-  }, []);
-  return { accounts, failed, reload, update };
+  const query = useContractQuery(listAccountsContract, undefined, { refetchInterval: useFallbackPolling(), select: (data) => data.accounts });
+  return { accounts: query.data ?? null, failed: loadFailed(query), reload: () => void query.refetch() };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AccountBalance } from './accounts.ts';
-import { valueBalances } from './valuation.ts';
+import { holdsSomething, sectionAccounts, valueBalances } from './valuation.ts';
 
 const zeroRow = (kind: AccountBalance['kind'], asset: AccountBalance['asset']): AccountBalance => ({
   kind,
@@ -61,5 +61,31 @@ describe('valueBalances', () => {
   it('needs no price for assets that are not held', () => {
     const valuation = valueBalances(accounts([{ kind: 'coin', asset: 'USDT', available: '1.000000', frozen: '0.000000' }]), new Map());
     expect(valuation.totalUsdt).toBe('1.000000');
+  });
+});
+
+describe('sectionAccounts', () => {
+  const kindsOf = (groups: readonly { kind: string }[]) => groups.map((group) => group.kind);
+
+  it('lists the accounts holding something first, the coin account always, the rest folded, innovation left out', () => {
+    const valuation = valueBalances(
+      accounts([
+        { kind: 'options', asset: 'USDT', available: '34.500000', frozen: '0.000000' },
+        // Only frozen: still money the user has.
+        { kind: 'defi', asset: 'BTC', available: '0.00000000', frozen: '0.00000001' },
+      ]),
+      new Map([['BTC', '64000']]),
+    );
+    const { shown, folded } = sectionAccounts(valuation.groups);
+    expect(kindsOf(shown)).toEqual(['coin', 'defi', 'options']);
+    expect(kindsOf(folded)).toEqual(['fiat', 'leveraged']);
+    expect(holdsSomething(shown[0]!)).toBe(false);
+  });
+
+  it('never hides a balance: the reserved innovation account shows when it holds something', () => {
+    const valuation = valueBalances(accounts([{ kind: 'innovation', asset: 'ETH', available: '0.000000000000000001', frozen: '0.000000000000000000' }]), new Map());
+    const { shown, folded } = sectionAccounts(valuation.groups);
+    expect(kindsOf(shown)).toEqual(['coin', 'innovation']);
+    expect(kindsOf(folded)).toEqual(['fiat', 'defi', 'leveraged', 'options']);
   });
 });

@@ -55,3 +55,30 @@ export function valueBalances(accounts: readonly AccountBalance[], prices: Reado
   });
   return { groups, totalUsdt: total === null ? null : decimalToString(total), unpriced: assetCodes.filter((asset) => unpriced.has(asset)) };
 }
+
+export interface AccountSections {
+  /** Listed open: the coin account (where deposits land) and every account holding something. */
+  shown: AccountGroup[];
+  /** Listed under a fold: the accounts with nothing in them. */
+  folded: AccountGroup[];
+}
+
+/** True when any balance of the account, usable or frozen, is not zero. */
+export function holdsSomething(group: AccountGroup): boolean {
+  return group.balances.some((balance) => signOf(parseDecimal(balance.total)) !== 0);
+}
+
+/**
+ * The assets page's order: the accounts the user has money in first (in the order of spec section
+ * 3), the coin account among them even when empty, as it is where a deposit lands; the rest folded.
+ * The reserved innovation account is left out unless it holds something: a balance is never hidden.
+ */
+export function sectionAccounts(groups: readonly AccountGroup[]): AccountSections {
+  const shown: AccountGroup[] = [];
+  const folded: AccountGroup[] = [];
+  for (const group of groups) {
+    if (group.kind === 'coin' || holdsSomething(group)) shown.push(group);
+    else if (group.kind !== 'innovation') folded.push(group);
+  }
+  return { shown, folded };
+}

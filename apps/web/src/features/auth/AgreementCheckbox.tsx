@@ -1,13 +1,22 @@
+import { useId } from 'react';
+import type { UseFormRegisterReturn } from 'react-hook-form';
 import { Link } from 'react-router';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 
 /** The agreement that must be accepted before login or registration (spec section 5). */
-export function AgreementCheckbox({ checked, onChange, error }: { checked: boolean; onChange: (checked: boolean) => void; error?: string }) {
+export function AgreementCheckbox({ error, ...input }: UseFormRegisterReturn & { error?: string }) {
   const { t, tRich } = useI18n();
+  const id = useId();
   return (
     <div className={error ? 'checkbox-field has-error' : 'checkbox-field'}>
       <label className="checkbox">
-        <input type="checkbox" data-testid="agreement" checked={checked} onChange={(event) => onChange(event.target.checked)} />
+        <input
+          type="checkbox"
+          data-testid="agreement"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+          {...input}
+        />
         <span>
           {tRich('web.agreement.accept', {
             agreement: (
@@ -24,7 +33,7 @@ export function AgreementCheckbox({ checked, onChange, error }: { checked: boole
         </span>
       </label>
       {error && (
-        <p className="field-error" role="alert">
+        <p className="field-error" id={`${id}-error`} role="alert">
           {error}
         </p>
       )}

@@ -1,86 +1,77 @@
-import { errorCatalogue } from '@keel/contracts';
+import { applyRefusal, type FormOf, setFormNotice, useFieldProps } from '../../shared/forms/index.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { TextField } from '../../shared/ui/components.tsx';
-import { type CodeChannel, targetProblem } from './contact-validation.ts';
-import { problemText } from './problems.ts';
-import { type SendCodeProps, SendCodeButton } from './SendCodeButton.tsx';
-import type { FieldProblem } from './validation.ts';
+import type { CodeChannel } from './code-wait.ts';
+import { SendCodeButton } from './SendCodeButton.tsx';
+
+/** The two fields every code flow has (register, recover, bind): the address and the code sent to it. */
+export interface CodeFlowFields {
+  target: string;
+  code: string;
+}
 
 /** The phone or e-mail address a code is sent to; only the label differs between the forms. */
-export function AddressField(props: {
-  channel: CodeChannel;
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  problem: FieldProblem | undefined;
-}) {
-  const i18n = useI18n();
-  const { t } = i18n;
-  const { channel } = props;
+export function AddressField<T extends CodeFlowFields>({ form, channel, label }: { form: FormOf<T>; channel: CodeChannel; label: string }) {
+  const { t } = useI18n();
+  const field = useFieldProps(form as unknown as FormOf<CodeFlowFields>);
   return (
     <TextField
-      label={props.label}
-      name={channel === 'email' ? 'email' : 'phone'}
+      label={label}
       type={channel === 'email' ? 'email' : 'tel'}
       autoComplete={channel === 'email' ? 'email' : 'tel'}
       autoCapitalize="none"
       spellCheck={false}
       hint={channel === 'sms' ? t('web.auth.phoneHint') : undefined}
       placeholder={channel === 'email' ? t('web.auth.emailPlaceholder') : t('web.auth.phonePlaceholder')}
-      value={props.value}
       maxLength={channel === 'email' ? 254 : 32}
-      onChange={(event) => props.onChange(event.target.value)}
-      error={problemText(i18n, props.problem)}
+      {...field('target')}
     />
   );
 }
 
 /**
- * The 6-digit code and its "send code" button. Sending first checks the address (the form then shows
- * only that problem, or none) and reports back as the form's code notice or form error.
+ * The code and its "send code" button. Sending first checks the address with the form's own rule
+ * (its error shows on the field), then a refusal goes where it belongs: a malformed or missing
+ * address on the address field, anything else (an address already registered) in the form's notice.
  */
-export function CodeRow(props: {
-  channel: CodeChannel;
-  target: string;
-  value: string;
-  onChange: (value: string) => void;
-  problem: FieldProblem | undefined;
-  send: SendCodeProps['send'];
-  /** The notice once a code is sent. */
-  sentNotice: string;
-  onTargetChecked: (problem: FieldProblem | undefined) => void;
-  setFormError: (message: string | null) => void;
-  setCodeNotice: (message: string | null) => void;
+export function CodeRow<T extends CodeFlowFields>({
+  form: anyForm,
+  send,
+  onSent,
+}: {
+  form: FormOf<T>;
+  /** Sends the code to the (checked, trimmed) address. */
+  send: (target: string) => Promise<{ expiresAtMs: number; resendAfterMs: number }>;
+  /** Called with true once a code is sent, false when a send was refused (the notice goes). */
+  onSent: (sent: boolean) => void;
 }) {
-  const i18n = useI18n();
-  const { t, tServer } = i18n;
+  const { t } = useI18n();
+  const form = anyForm as unknown as FormOf<CodeFlowFields>;
+  const field = useFieldProps(form);
   return (
     <div className="code-row">
       <TextField
         label={t('web.auth.code')}
-        name="code"
         inputMode="numeric"
         autoComplete="one-time-code"
         placeholder={t('web.auth.codePlaceholder')}
-        value={props.value}
         maxLength={6}
-        onChange={(event) => props.onChange(event.target.value.replace(/\D/g, ''))}
-        error={props.problem === 'invalid' ? tServer(errorCatalogue.WRONG_VERIFICATION_CODE.msg) : problemText(i18n, props.problem)}
+        {...field('code')}
       />
       <SendCodeButton
-        beforeSend={() => {
-          const problem = targetProblem(props.channel, props.target);
-          props.onTargetChecked(problem);
-          props.setFormError(null);
-          return !problem;
+        beforeSend={async () => {
+          form.clearErrors('root.server');
+          return form.trigger('target');
         }}
-        send={props.send}
+        send={() => send(form.getValues('target').trim())}
         onResult={(outcome) => {
-          if (outcome.sent) {
-            props.setCodeNotice(props.sentNotice);
-          } else {
-            props.setCodeNotice(null);
-            props.setFormError(outcome.message);
+          onSent(outcome.sent);
+          if (outcome.sent) return;
+          if ('waitSeconds' in outcome) setFormNotice(form, t('web.auth.tryAgainIn', { seconds: outcome.waitSeconds }));
+          else {
+            applyRefusal(form, outcome.error, {
+              fieldErrors: { WRONG_PHONE_NUMBER: 'target', EMAIL_REQUIRED: 'target', PHONE_REQUIRED: 'target' },
+            });
           }
         }}
       />

@@ -1,18 +1,25 @@
-import { ApiError, errorCatalogue, resetPasswordContract, sendCodeContract } from '@keel/contracts';
-import { type FormEvent, useState } from 'react';
+import { ApiError, resetPasswordContract, sendCodeContract } from '@keel/contracts';
+import { useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { api } from '../../shared/api/client.ts';
+import { useContractMutation } from '../../shared/api/queries.ts';
+import { applyRefusal, bodySchema, FormError, mustMatch, setFormNotice, useContractForm } from '../../shared/forms/index.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Button, Notice, PageHeader } from '../../shared/ui/components.tsx';
 import { ChannelTabs } from './ChannelTabs.tsx';
+import { type CodeChannel, retryAfterSeconds } from './code-wait.ts';
 import { AddressField, CodeRow } from './ContactCodeFields.tsx';
-import { type CodeChannel, type ResetField, retryAfterSeconds, validateReset } from './contact-validation.ts';
+import { requiredCodeSchema, targetSchema } from './contact-schemas.ts';
 import type { LoginNoticeState } from './LoginForm.tsx';
 import { NewPasswordFields } from './NewPasswordFields.tsx';
-import { type FieldProblems, problemsFromServer } from './validation.ts';
 import './auth.css';
 
-const serverFields = ['target', 'code', 'password', 'confirmPassword'] as const;
+/** The reset contract's fields; the address is checked as this tab's kind of address. */
+function resetSchema(channel: CodeChannel) {
+  const fields = bodySchema(resetPasswordContract)
+    .pick({ password: true, confirmPassword: true })
+    .extend({ target: targetSchema(channel), code: requiredCodeSchema });
+  return mustMatch(fields, 'password', 'confirmPassword');
+}
 
 /**
  * /forget: a new password with a code sent to the account's phone or e-mail (spec section 2). The
@@ -20,51 +27,34 @@ const serverFields = ['target', 'code', 'password', 'confirmPassword'] as const;
  * a reset ends every session, and withdrawals then wait 24 h (a published rule, shown here).
  */
 export function ForgetForm() {
-  const i18n = useI18n();
-  const { t, tServer, locale } = i18n;
+  const { t, locale } = useI18n();
   const navigate = useNavigate();
   const [channel, setChannel] = useState<CodeChannel>('sms');
-  const [form, setForm] = useState({ target: '', code: '', password: '', confirmPassword: '' });
-  const [problems, setProblems] = useState<FieldProblems<ResetField>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [codeNotice, setCodeNotice] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const set = <K extends keyof typeof form>(key: K, value: (typeof form)[K]) => setForm((current) => ({ ...current, [key]: value }));
+  const [codeSent, setCodeSent] = useState(false);
+  const schema = useMemo(() => resetSchema(channel), [channel]);
+  const form = useContractForm(schema, { defaultValues: { target: '', code: '', password: '', confirmPassword: '' } });
+  const reset = useContractMutation(resetPasswordContract);
+  const sendCode = useContractMutation(sendCodeContract);
 
   function switchChannel(next: CodeChannel) {
     setChannel(next);
-    setProblems({});
-    setFormError(null);
-    setCodeNotice(null);
-    setForm((current) => ({ ...current, target: '', code: '' }));
+    setCodeSent(false);
+    form.clearErrors();
+    form.setValue('target', '');
+    form.setValue('code', '');
   }
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setFormError(null);
-    const found = validateReset(channel, form);
-    setProblems(found);
-    if (Object.keys(found).length > 0) return;
-    setBusy(true);
+  const submit = form.handleSubmit(async (values) => {
     try {
-      await api(resetPasswordContract, {
-        body: { channel, target: form.target.trim(), code: form.code.trim(), password: form.password, confirmPassword: form.confirmPassword },
-      });
+      await reset.mutateAsync({ body: { channel, ...values } });
       const state: LoginNoticeState = { passwordReset: true };
       navigate('/login', { replace: true, state });
     } catch (error) {
-      setBusy(false);
-      if (!(error instanceof ApiError)) return setFormError(t('web.common.loadFailed'));
-      const next = problemsFromServer(error.data, serverFields);
-      // A malformed address is the address's format problem, in this channel's words.
-      if (next.target) next.target = channel === 'email' ? 'emailFormat' : 'phoneFormat';
-      if (error.message === errorCatalogue.WRONG_VERIFICATION_CODE.msg) next.code = 'invalid';
-      setProblems(next);
-      const seconds = error.code === 429 ? retryAfterSeconds(error.data) : undefined;
-      setFormError(seconds ? t('web.auth.tryAgainIn', { seconds }) : tServer(error.message));
+      const seconds = error instanceof ApiError && error.code === 429 ? retryAfterSeconds(error.data) : undefined;
+      if (seconds) setFormNotice(form, t('web.auth.tryAgainIn', { seconds }));
+      else applyRefusal(form, error, { fieldErrors: { WRONG_PHONE_NUMBER: 'target' } });
     }
-  }
+  });
 
   return (
     <div className="page page-narrow">
@@ -82,36 +72,20 @@ export function ForgetForm() {
           ]}
         />
         <div className="form-stack" id="forget-panel" role="tabpanel" aria-labelledby={`forget-tab-${channel}`}>
-          {formError && (
-            <Notice tone="error" testId="form-error">
-              {formError}
-            </Notice>
-          )}
-          {codeNotice && !formError && <Notice testId="code-notice">{codeNotice}</Notice>}
-          <AddressField
-            key={channel}
-            channel={channel}
-            label={channel === 'email' ? t('web.auth.email') : t('web.auth.phone')}
-            value={form.target}
-            onChange={(value) => set('target', value)}
-            problem={problems.target}
-          />
-          <CodeRow
-            channel={channel}
-            target={form.target}
-            value={form.code}
-            onChange={(value) => set('code', value)}
-            problem={problems.code}
-            send={() => api(sendCodeContract, { body: { channel, target: form.target.trim(), purpose: 'reset_password', language: locale } })}
+          <FormError form={form} />
+          {codeSent && !form.formState.errors.root?.server && (
             // The same words whether or not an account has this address.
-            sentNotice={channel === 'email' ? t('web.auth.resetCodeSentEmail') : t('web.auth.resetCodeSentPhone')}
-            onTargetChecked={(problem) => setProblems(problem ? { target: problem } : {})}
-            setFormError={setFormError}
-            setCodeNotice={setCodeNotice}
+            <Notice testId="code-notice">{channel === 'email' ? t('web.auth.resetCodeSentEmail') : t('web.auth.resetCodeSentPhone')}</Notice>
+          )}
+          <AddressField key={channel} form={form} channel={channel} label={channel === 'email' ? t('web.auth.email') : t('web.auth.phone')} />
+          <CodeRow
+            form={form}
+            send={(target) => sendCode.mutateAsync({ body: { channel, target, purpose: 'reset_password', language: locale } })}
+            onSent={setCodeSent}
           />
-          <NewPasswordFields password={form.password} confirmPassword={form.confirmPassword} onChange={set} problems={problems} />
+          <NewPasswordFields form={form} />
           <Notice>{t('web.auth.resetWarning')}</Notice>
-          <Button type="submit" block busy={busy} data-testid="reset-submit">
+          <Button type="submit" block busy={form.formState.isSubmitting} data-testid="reset-submit">
             {t('web.auth.resetSubmit')}
           </Button>
         </div>

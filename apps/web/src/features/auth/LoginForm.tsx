@@ -1,23 +1,23 @@
-import { ApiError, errorCatalogue, loginContract } from '@keel/contracts';
-import { type FormEvent, useState } from 'react';
+import { ApiError, errorCatalogue, loginContract, validationMessages } from '@keel/contracts';
+import { useMemo, useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { api } from '../../shared/api/client.ts';
+import { useContractMutation } from '../../shared/api/queries.ts';
 import { FAIL400, safeRedirect } from '../../shared/api/redirect.ts';
 import { useLoggedIn } from '../../shared/api/session.ts';
+import { applyRefusal, bodySchema, FormError, useContractForm, useFieldProps } from '../../shared/forms/index.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Button, Notice, TextField } from '../../shared/ui/components.tsx';
 import { AgreementCheckbox } from './AgreementCheckbox.tsx';
 import { AuthHeader } from './AuthHeader.tsx';
-import { retryAfterSeconds } from './contact-validation.ts';
+import { retryAfterSeconds } from './code-wait.ts';
 import { finishLogin } from './finish-login.ts';
-import { problemText } from './problems.ts';
 import { useCountdown } from './useCountdown.ts';
-import { type FieldProblems, problemsFromServer, validateLogin } from './validation.ts';
 import { WaitNotice } from './WaitNotice.tsx';
 import './auth.css';
 
-type LoginField = 'account' | 'password' | 'agreement' | 'totp';
-const loginFields = ['account', 'password', 'agreement', 'totp'] as const;
+const loginSchema = bodySchema(loginContract);
+/** Once the server asked for it, the authenticator code is required too. */
+const loginWithCodeSchema = loginSchema.extend({ totp: loginSchema.shape.totp.unwrap().min(1, validationMessages.required) });
 
 /** What /forget leaves in the navigation state when a password was reset. */
 export interface LoginNoticeState {
@@ -28,65 +28,51 @@ export interface LoginNoticeState {
  * /login and /loginaccount: one account field for a username, an e-mail address or a phone number
  * (spec section 2). Repeated failures are answered 429 with `retryAfterSeconds`: the form counts
  * the wait down and stays closed until it is over. An account with two-step login is asked for the
- * authenticator code after its password was accepted ("two-step code required").
+ * authenticator code after its password was accepted ("two-step code required"). An empty account
+ * or password is the server's to refuse ("account and password cannot be empty").
  */
 export function LoginForm() {
-  const i18n = useI18n();
-  const { t, tServer, adoptLocale } = i18n;
+  const { t, adoptLocale } = useI18n();
   const navigate = useNavigate();
   const location = useLocation();
   const [params] = useSearchParams();
   const loggedIn = useLoggedIn();
   const redirect = params.get('redirect');
   const passwordReset = (location.state as LoginNoticeState | null)?.passwordReset === true;
-  const [account, setAccount] = useState('');
-  const [password, setPassword] = useState('');
-  const [totp, setTotp] = useState('');
   const [needsTotp, setNeedsTotp] = useState(false);
-  const [agreement, setAgreement] = useState(false);
-  const [problems, setProblems] = useState<FieldProblems<LoginField>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const schema = useMemo(() => (needsTotp ? loginWithCodeSchema : loginSchema), [needsTotp]);
+  const form = useContractForm(schema, { defaultValues: { account: '', password: '', totp: '' } });
+  const field = useFieldProps(form);
+  const login = useContractMutation(loginContract);
   const wait = useCountdown();
+  const busy = form.formState.isSubmitting;
 
   // A logged-in user has nothing to do here; after submitting, the navigation below takes over.
   if (loggedIn && !busy) return <Navigate to={safeRedirect(redirect)} replace />;
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
+  const submit = form.handleSubmit(async (values) => {
     if (wait.seconds > 0) return;
-    const check = validateLogin({ account, password, agreement });
-    const totpMissing = needsTotp && totp.trim() === '';
-    setProblems({ agreement: check.agreement, totp: totpMissing ? 'required' : undefined });
-    setFormError(check.empty ? tServer(errorCatalogue.ACCOUNT_AND_PASSWORD_EMPTY.msg) : null);
-    if (check.empty || check.agreement || totpMissing) return;
-    setBusy(true);
     try {
-      const answer = await api(loginContract, {
-        body: { account: account.trim(), password, agreement: true, totp: needsTotp ? totp.trim() : undefined },
+      const answer = await login.mutateAsync({
+        body: { account: values.account, password: values.password, agreement: values.agreement, totp: needsTotp ? values.totp : undefined },
       });
       finishLogin(answer, adoptLocale);
       navigate(safeRedirect(redirect), { replace: true });
     } catch (error) {
-      setBusy(false);
-      if (!(error instanceof ApiError)) return setFormError(t('web.common.loadFailed'));
-      if (error.message === errorCatalogue.TWO_STEP_CODE_REQUIRED.msg) {
+      const refusal = error instanceof ApiError ? error.message : '';
+      if (refusal === errorCatalogue.TWO_STEP_CODE_REQUIRED.msg) {
         setNeedsTotp(true);
-        setProblems({});
-        setFormError(null);
         return;
       }
-      const seconds = error.code === 429 ? retryAfterSeconds(error.data) : undefined;
+      const seconds = error instanceof ApiError && error.code === 429 ? retryAfterSeconds(error.data) : undefined;
       if (seconds) {
         wait.start(seconds * 1000);
-        setFormError(null);
         return;
       }
-      if (needsTotp && error.message === errorCatalogue.WRONG_VERIFICATION_CODE.msg) setTotp('');
-      setProblems(problemsFromServer(error.data, loginFields));
-      setFormError(tServer(error.message));
+      if (needsTotp && refusal === errorCatalogue.WRONG_VERIFICATION_CODE.msg) form.setValue('totp', '');
+      applyRefusal(form, error);
     }
-  }
+  });
 
   return (
     <div className="auth-page">
@@ -101,54 +87,38 @@ export function LoginForm() {
         )}
         {passwordReset && <Notice testId="reset-notice">{t('web.auth.resetDone')}</Notice>}
         <WaitNotice seconds={wait.seconds} />
-        {formError && (
-          <Notice tone="error" testId="form-error">
-            {formError}
-          </Notice>
-        )}
+        <FormError form={form} />
         <TextField
           label={t('web.auth.account')}
-          name="account"
           autoComplete="username"
           autoCapitalize="none"
           spellCheck={false}
           placeholder={t('web.auth.accountPlaceholder')}
-          value={account}
           maxLength={64}
-          onChange={(event) => {
-            setAccount(event.target.value);
-            setNeedsTotp(false);
-          }}
-          error={problemText(i18n, problems.account)}
+          {...field('account', { onChange: () => setNeedsTotp(false) })}
         />
         <TextField
           label={t('web.login.password')}
-          name="password"
           type="password"
           autoComplete="current-password"
           placeholder={t('web.login.passwordPlaceholder')}
-          value={password}
           maxLength={128}
-          onChange={(event) => setPassword(event.target.value)}
-          error={problemText(i18n, problems.password)}
+          {...field('password')}
         />
         {needsTotp && (
           <TextField
             label={t('web.auth.totpCode')}
-            name="totp"
             inputMode="numeric"
             autoComplete="one-time-code"
             hint={t('web.auth.totpHint')}
-            value={totp}
             maxLength={6}
-            onChange={(event) => setTotp(event.target.value.replace(/\D/g, ''))}
-            error={problemText(i18n, problems.totp)}
+            {...field('totp')}
           />
         )}
         <div className="auth-row-end">
           <Link to="/forget">{t('web.login.forgot')}</Link>
         </div>
-        <AgreementCheckbox checked={agreement} onChange={setAgreement} error={problemText(i18n, problems.agreement)} />
+        <AgreementCheckbox {...field('agreement')} />
         <Button type="submit" block busy={busy} disabled={wait.seconds > 0} data-testid="login-submit">
           {t('web.login.submit')}
         </Button>

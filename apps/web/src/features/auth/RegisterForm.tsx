@@ -1,40 +1,43 @@
-import { ApiError, errorCatalogue, registerContract, sendCodeContract } from '@keel/contracts';
-import { type FormEvent, useState } from 'react';
+import { errorCatalogue, registerContract, registerFields, sendCodeContract, typedText, usernameSchema, validationMessages } from '@keel/contracts';
+import { useMemo, useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
-import { api } from '../../shared/api/client.ts';
+import { useContractMutation } from '../../shared/api/queries.ts';
 import { FAIL400, safeRedirect } from '../../shared/api/redirect.ts';
 import { useLoggedIn } from '../../shared/api/session.ts';
+import { applyRefusal, FormError, mustMatch, useContractForm, useFieldProps } from '../../shared/forms/index.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Button, Notice, TextField } from '../../shared/ui/components.tsx';
 import { AgreementCheckbox } from './AgreementCheckbox.tsx';
 import { AuthHeader } from './AuthHeader.tsx';
 import { ChannelTabs } from './ChannelTabs.tsx';
+import type { RegisterChannel } from './code-wait.ts';
 import { AddressField, CodeRow } from './ContactCodeFields.tsx';
-import { type CodeChannel, type RegisterChannel, validateContactRegistration } from './contact-validation.ts';
+import { requiredCodeSchema, targetSchema } from './contact-schemas.ts';
 import { finishLogin } from './finish-login.ts';
-import { problemText } from './problems.ts';
-import { type FieldProblem, type FieldProblems, problemsFromServer, validateRegistration } from './validation.ts';
 import './auth.css';
 
-type Field = 'username' | 'target' | 'code' | 'password' | 'confirmPassword' | 'inviteCode' | 'agreement';
-const serverFields = ['username', 'email', 'phone', 'code', 'password', 'confirmPassword', 'inviteCode', 'agreement'] as const;
 const channels: RegisterChannel[] = ['sms', 'email', 'username'];
 
 function isChannel(value: string | null): value is RegisterChannel {
   return value !== null && (channels as string[]).includes(value);
 }
 
-/** The server's field problems on this form: an e-mail or phone problem belongs to the address field. */
-function fromServer(data: unknown, channel: RegisterChannel): FieldProblems<Field> {
-  const raw = problemsFromServer(data, serverFields);
-  const problems: FieldProblems<Field> = {};
-  for (const [name, problem] of Object.entries(raw) as [(typeof serverFields)[number], FieldProblem][]) {
-    if (name === 'email' || name === 'phone') problems.target = name === 'email' ? 'emailFormat' : 'phoneFormat';
-    else if (name === 'code') problems.code = 'codeFormat';
-    else problems[name] = problem;
-  }
-  if (channel === 'username' && problems.target) delete problems.target;
-  return problems;
+const inviteCodeSchema = registerFields.shape.inviteCode.unwrap();
+
+/**
+ * The register contract's fields for one tab: the phone or e-mail with its code, or the username;
+ * the invite code becomes required once the server said the operator requires one.
+ */
+function registerSchema(channel: RegisterChannel, inviteRequired: boolean) {
+  const byContact = channel !== 'username';
+  // The tabs share one form; the fields of the other tabs are checked only as text (they are not sent).
+  const schema = registerFields.pick({ password: true, confirmPassword: true, agreement: true }).extend({
+    username: byContact ? typedText(32) : usernameSchema,
+    target: byContact ? targetSchema(channel) : typedText(254),
+    code: byContact ? requiredCodeSchema : typedText(12),
+    inviteCode: inviteRequired ? inviteCodeSchema.min(1, validationMessages.required) : inviteCodeSchema,
+  });
+  return mustMatch(schema, 'password', 'confirmPassword');
 }
 
 /**
@@ -43,83 +46,67 @@ function fromServer(data: unknown, channel: RegisterChannel): FieldProblems<Fiel
  * answering "invalid invitation code" to a registration without one.
  */
 export function RegisterForm() {
-  const i18n = useI18n();
-  const { t, tServer, locale, adoptLocale } = i18n;
+  const { t, locale, adoptLocale } = useI18n();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const loggedIn = useLoggedIn();
   const redirect = params.get('redirect');
   const by = params.get('by');
   const [channel, setChannel] = useState<RegisterChannel>(isChannel(by) ? by : 'sms');
-  const [form, setForm] = useState({ username: '', target: '', code: '', password: '', confirmPassword: '', inviteCode: '', agreement: false });
-  const [problems, setProblems] = useState<FieldProblems<Field>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [codeNotice, setCodeNotice] = useState<string | null>(null);
+  const [codeSent, setCodeSent] = useState(false);
   const [inviteRequired, setInviteRequired] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const schema = useMemo(() => registerSchema(channel, inviteRequired), [channel, inviteRequired]);
+  const form = useContractForm(schema, {
+    defaultValues: { username: '', target: '', code: '', password: '', confirmPassword: '', inviteCode: '' },
+  });
+  const field = useFieldProps(form);
+  const register = useContractMutation(registerContract);
+  const sendCode = useContractMutation(sendCodeContract);
+  const busy = form.formState.isSubmitting;
 
   if (loggedIn && !busy) return <Navigate to={safeRedirect(redirect)} replace />;
 
-  const set = <K extends keyof typeof form>(key: K, value: (typeof form)[K]) => setForm((current) => ({ ...current, [key]: value }));
-  const codeChannel: CodeChannel | null = channel === 'username' ? null : channel;
-
   function switchChannel(next: RegisterChannel) {
     setChannel(next);
-    setProblems({});
-    setFormError(null);
-    setCodeNotice(null);
-    setForm((current) => ({ ...current, target: '', code: '' }));
+    setCodeSent(false);
+    form.clearErrors();
+    form.setValue('target', '');
+    form.setValue('code', '');
   }
 
-  function validate(): FieldProblems<Field> {
-    if (codeChannel) return validateContactRegistration(codeChannel, form);
-    return validateRegistration({ ...form });
-  }
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setFormError(null);
-    const found = validate();
-    if (inviteRequired && form.inviteCode.trim() === '') found.inviteCode = 'required';
-    setProblems(found);
-    if (Object.keys(found).length > 0) return;
-    setBusy(true);
+  const submit = form.handleSubmit(async (values) => {
+    const who =
+      channel === 'username'
+        ? { username: values.username }
+        : channel === 'email'
+          ? { email: values.target, code: values.code }
+          : { phone: values.target, code: values.code };
     try {
-      const inviteCode = form.inviteCode.trim();
-      const who =
-        channel === 'username'
-          ? { username: form.username.trim() }
-          : channel === 'email'
-            ? { email: form.target.trim(), code: form.code.trim() }
-            : { phone: form.target.trim(), code: form.code.trim() };
-      const answer = await api(registerContract, {
+      const answer = await register.mutateAsync({
         body: {
           ...who,
-          password: form.password,
-          confirmPassword: form.confirmPassword,
-          agreement: true,
-          inviteCode: inviteCode === '' ? undefined : inviteCode,
+          password: values.password,
+          confirmPassword: values.confirmPassword,
+          agreement: values.agreement,
+          inviteCode: values.inviteCode === '' ? undefined : values.inviteCode,
           language: locale,
         },
       });
       finishLogin(answer, adoptLocale);
       navigate(safeRedirect(redirect), { replace: true });
     } catch (error) {
-      setBusy(false);
-      if (!(error instanceof ApiError)) return setFormError(t('web.common.loadFailed'));
-      const next = fromServer(error.data, channel);
-      if (error.message === errorCatalogue.INVALID_INVITATION_CODE.msg) {
-        // Without a code this answer means the operator requires one.
-        if (form.inviteCode.trim() === '') setInviteRequired(true);
-        next.inviteCode = 'invalid';
+      // Without a code, "invalid invitation code" means the operator requires one.
+      if (error instanceof Error && error.message === errorCatalogue.INVALID_INVITATION_CODE.msg && values.inviteCode === '') {
+        setInviteRequired(true);
       }
-      if (error.message === errorCatalogue.WRONG_VERIFICATION_CODE.msg) next.code = 'invalid';
-      setProblems(next);
-      setFormError(tServer(error.message));
+      applyRefusal(form, error, {
+        fields: { 'body.email': 'target', 'body.phone': 'target' },
+        fieldErrors: { INVALID_INVITATION_CODE: 'inviteCode', WRONG_PHONE_NUMBER: 'target' },
+      });
     }
-  }
+  });
 
-  const targetLabel = channel === 'email' ? t('web.auth.email') : t('web.auth.phone');
+  const rootError = form.formState.errors.root?.server;
   return (
     <div className="auth-page">
       <AuthHeader logoSize={48} />
@@ -138,84 +125,56 @@ export function RegisterForm() {
           ]}
         />
         <div className="form-stack" id="register-panel" role="tabpanel" aria-labelledby={`register-tab-${channel}`}>
-          {formError && (
-            <Notice tone="error" testId="form-error">
-              {formError}
-            </Notice>
+          <FormError form={form} />
+          {codeSent && !rootError && (
+            <Notice testId="code-notice">{channel === 'email' ? t('web.auth.codeSentEmail') : t('web.auth.codeSentPhone')}</Notice>
           )}
-          {codeNotice && !formError && <Notice testId="code-notice">{codeNotice}</Notice>}
-          {codeChannel ? (
+          {channel !== 'username' ? (
             <>
-              <AddressField
-                key={codeChannel}
-                channel={codeChannel}
-                label={targetLabel}
-                value={form.target}
-                onChange={(value) => set('target', value)}
-                problem={problems.target}
-              />
+              <AddressField key={channel} form={form} channel={channel} label={channel === 'email' ? t('web.auth.email') : t('web.auth.phone')} />
               <CodeRow
-                channel={codeChannel}
-                target={form.target}
-                value={form.code}
-                onChange={(value) => set('code', value)}
-                problem={problems.code}
-                send={() => api(sendCodeContract, { body: { channel: codeChannel, target: form.target.trim(), purpose: 'register', language: locale } })}
-                sentNotice={codeChannel === 'email' ? t('web.auth.codeSentEmail') : t('web.auth.codeSentPhone')}
-                onTargetChecked={(problem) => setProblems(problem ? { target: problem } : {})}
-                setFormError={setFormError}
-                setCodeNotice={setCodeNotice}
+                form={form}
+                send={(target) => sendCode.mutateAsync({ body: { channel, target, purpose: 'register', language: locale } })}
+                onSent={setCodeSent}
               />
             </>
           ) : (
             <TextField
               label={t('web.register.username')}
-              name="username"
               autoComplete="username"
               autoCapitalize="none"
               spellCheck={false}
               hint={t('web.register.usernameHint')}
-              value={form.username}
               maxLength={32}
-              onChange={(event) => set('username', event.target.value)}
-              error={problemText(i18n, problems.username)}
+              {...field('username')}
             />
           )}
           <TextField
             label={t('web.register.password')}
-            name="password"
             type="password"
             autoComplete="new-password"
             hint={t('web.register.passwordHint')}
-            value={form.password}
             maxLength={128}
-            onChange={(event) => set('password', event.target.value)}
-            error={problemText(i18n, problems.password)}
+            {...field('password')}
           />
           <TextField
             label={t('web.register.confirmPassword')}
-            name="confirmPassword"
             type="password"
             autoComplete="new-password"
             placeholder={t('web.register.confirmPasswordPlaceholder')}
-            value={form.confirmPassword}
             maxLength={128}
-            onChange={(event) => set('confirmPassword', event.target.value)}
-            error={problemText(i18n, problems.confirmPassword)}
+            {...field('confirmPassword')}
           />
           <TextField
             label={inviteRequired ? t('web.auth.inviteCodeRequired') : t('web.register.inviteCode')}
-            name="inviteCode"
             autoCapitalize="characters"
             spellCheck={false}
             required={inviteRequired}
             placeholder={t('web.register.inviteCodePlaceholder')}
-            value={form.inviteCode}
             maxLength={16}
-            onChange={(event) => set('inviteCode', event.target.value)}
-            error={problems.inviteCode === 'invalid' ? tServer(errorCatalogue.INVALID_INVITATION_CODE.msg) : problemText(i18n, problems.inviteCode)}
+            {...field('inviteCode')}
           />
-          <AgreementCheckbox checked={form.agreement} onChange={(value) => set('agreement', value)} error={problemText(i18n, problems.agreement)} />
+          <AgreementCheckbox {...field('agreement')} />
           <Button type="submit" block busy={busy} data-testid="register-submit">
             {t('web.register.submit')}
           </Button>

@@ -3,15 +3,17 @@ import { useState } from 'react';
 import { isSessionError } from '../../shared/api/client.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Button } from '../../shared/ui/components.tsx';
-import { resendWaitMs, retryAfterSeconds } from './contact-validation.ts';
+import { resendWaitMs, retryAfterSeconds } from './code-wait.ts';
 import { useCountdown } from './useCountdown.ts';
+
+/** How a send ended: sent, refused (the form puts the error where it belongs), or asked to wait. */
+export type SendOutcome = { sent: true } | { sent: false; error: unknown } | { sent: false; waitSeconds: number };
 
 export interface SendCodeProps {
   /** Checks the address first; false stops the send (the form shows why). */
-  beforeSend: () => boolean;
+  beforeSend: () => boolean | Promise<boolean>;
   send: () => Promise<{ expiresAtMs: number; resendAfterMs: number }>;
-  /** Reports the outcome as text for the form: a notice after sending, or the server's refusal. */
-  onResult: (outcome: { sent: true } | { sent: false; message: string }) => void;
+  onResult: (outcome: SendOutcome) => void;
   testId?: string;
 }
 
@@ -20,30 +22,27 @@ export interface SendCodeProps {
  * 429 answer starts the wait the server names (`retryAfterSeconds`).
  */
 export function SendCodeButton({ beforeSend, send, onResult, testId = 'send-code' }: SendCodeProps) {
-  const { t, tServer } = useI18n();
+  const { t } = useI18n();
   const { seconds, start } = useCountdown();
   const [busy, setBusy] = useState(false);
   const [sentOnce, setSentOnce] = useState(false);
 
   async function click() {
-    if (!beforeSend()) return;
     setBusy(true);
     try {
+      if (!(await beforeSend())) return;
       const answer = await send();
       start(resendWaitMs(answer));
       setSentOnce(true);
       onResult({ sent: true });
     } catch (error) {
       if (isSessionError(error)) return;
-      if (error instanceof ApiError) {
-        const wait = error.code === 429 ? retryAfterSeconds(error.data) : undefined;
-        if (wait) start(wait * 1000);
-        onResult({
-          sent: false,
-          message: wait ? t('web.auth.tryAgainIn', { seconds: wait }) : tServer(error.message),
-        });
+      const wait = error instanceof ApiError && error.code === 429 ? retryAfterSeconds(error.data) : undefined;
+      if (wait) {
+        start(wait * 1000);
+        onResult({ sent: false, waitSeconds: wait });
       } else {
-        onResult({ sent: false, message: t('web.common.loadFailed') });
+        onResult({ sent: false, error });
       }
     } finally {
       setBusy(false);

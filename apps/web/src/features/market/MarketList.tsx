@@ -5,6 +5,7 @@ import { useRealtimeStatus } from '../../shared/realtime/realtime.ts';
 import { Amount } from '../../shared/ui/Amount.tsx';
 import { Card, LoadFailedNotice, Notice, Segmented } from '../../shared/ui/components.tsx';
 import { StarIcon } from '../../shared/ui/icons.tsx';
+import { ChangeTag } from './ChangeTag.tsx';
 import type { Ticker } from './tickers.ts';
 import { useTickers } from './useTickers.ts';
 import { useWatchlist } from './useWatchlist.ts';
@@ -45,8 +46,6 @@ function MarketRow({ ticker, starred, onStar, canStar }: { ticker: Ticker; starr
   const { t } = useI18n();
   const id = idOf(ticker.symbol);
   const move = useLastMove(ticker.last.price);
-  const change = ticker.change24hPct;
-  const direction = change.startsWith('-') ? 'down' : /^0(\.0+)?$/.test(change) ? 'flat' : 'up';
   return (
     <li className="market-row" data-testid={`market-${id}`}>
       <button
@@ -70,10 +69,7 @@ function MarketRow({ ticker, starred, onStar, canStar }: { ticker: Ticker; starr
       <span key={ticker.last.price} className={move ? `market-price flash-${move}` : 'market-price'}>
         <Amount value={ticker.last.price} max={8} testId={`price-${id}`} />
       </span>
-      <span className={`change change-${direction}`} data-testid={`change-${id}`}>
-        <span aria-hidden="true">{direction === 'up' ? '▲' : direction === 'down' ? '▼' : '•'}</span>
-        <Amount value={change} min={2} max={2} signed suffix="%" />
-      </span>
+      <ChangeTag change={ticker.change24hPct} testId={`change-${id}`} />
     </li>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyTick, type Ticker, usdtPrices } from './tickers.ts';
+import { applyTick, changeDirection, marketMovers, type Ticker, usdtPriceMap, usdtPrices } from './tickers.ts';
 
 const ticker = (symbol: string, tickId: string, price: string, open: string): Ticker => {
   const [base, quote] = symbol.split('/') as [string, string];
@@ -50,5 +50,42 @@ describe('usdtPrices', () => {
     expect(prices.get('BTC')?.price).toBe('64000.00000000');
     expect(prices.get('USDT')?.price).toBe('1');
     expect(prices.has('ETH')).toBe(false);
+  });
+});
+
+describe('market movers', () => {
+  const withChange = (symbol: string, change: string): Ticker => ({ ...ticker(symbol, '1', '1.00000000', '1.00000000'), change24hPct: change });
+
+  it('ranks by the size of the 24 h change, whichever way, exactly', () => {
+    const list = [
+      withChange('BTC/USDT', '1.25'),
+      withChange('ETH/USDT', '-7.10'),
+      withChange('SOL/USDT', '0.00'),
+      withChange('XRP/USDT', '7.09'),
+      withChange('DOGE/USDT', '-0.50'),
+    ];
+    expect(marketMovers(list, 3).map((each) => each.symbol)).toEqual(['ETH/USDT', 'XRP/USDT', 'BTC/USDT']);
+    expect(marketMovers(list, 10)).toHaveLength(5);
+    expect(marketMovers([], 3)).toEqual([]);
+  });
+
+  it('orders equal changes by symbol and leaves out a change that is not a number', () => {
+    const list = [withChange('SOL/USDT', '2.00'), withChange('ADA/USDT', '-2.00'), withChange('BAD/USDT', 'n/a')];
+    expect(marketMovers(list, 3).map((each) => each.symbol)).toEqual(['ADA/USDT', 'SOL/USDT']);
+  });
+
+  it('reads the direction of a change from its sign, zero being flat', () => {
+    expect(changeDirection('1.25')).toBe('up');
+    expect(changeDirection('-0.01')).toBe('down');
+    expect(changeDirection('0.00')).toBe('flat');
+    expect(changeDirection('0')).toBe('flat');
+  });
+
+  it('gives the valuation a plain price per asset, USDT being 1', () => {
+    const prices = usdtPriceMap([ticker('BTC/USDT', '1', '64000.00000000', '60000.00000000'), ticker('ETH/BTC', '2', '0.05000000', '0.05000000')]);
+    expect([...prices]).toEqual([
+      ['USDT', '1'],
+      ['BTC', '64000.00000000'],
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 import type { ContractData, listTickersContract } from '@keel/contracts';
 import { parsePriceMinor, percentChangeText } from '@keel/domain';
-import { compareDecimal, parseDecimal } from '../../shared/format/decimal.ts';
+import { compareDecimal, isDecimal, parseDecimal } from '../../shared/format/decimal.ts';
 import type { RecordedTick } from '../../shared/realtime/realtime.ts';
 
 export type Ticker = ContractData<typeof listTickersContract>['items'][number];
@@ -49,4 +49,30 @@ export function usdtPrices(tickers: readonly Ticker[]): Map<string, { price: str
     if (ticker.quote === 'USDT') prices.set(ticker.base, { price: ticker.last.price, tick: ticker.last });
   }
   return prices;
+}
+
+/** Which way a 24 h change points: its sign, with zero (any number of zero decimals) flat. */
+export function changeDirection(change: string): 'up' | 'down' | 'flat' {
+  if (change.startsWith('-')) return 'down';
+  return /^[+]?0(\.0+)?$/.test(change) ? 'flat' : 'up';
+}
+
+/** USDT per unit of each asset, as the valuation of balances takes it (`valueBalances`). */
+export function usdtPriceMap(tickers: readonly Ticker[]): Map<string, string> {
+  return new Map([...usdtPrices(tickers)].map(([asset, entry]) => [asset, entry.price]));
+}
+
+/**
+ * The markets that moved most in 24 h, by the size of their change whichever way (exact decimals;
+ * a tie goes by symbol, so the order holds still between ticks that change nothing), at most `count`.
+ */
+export function marketMovers(tickers: readonly Ticker[], count: number): Ticker[] {
+  const size = (ticker: Ticker) => {
+    const change = parseDecimal(ticker.change24hPct);
+    return change.minor < 0n ? { ...change, minor: -change.minor } : change;
+  };
+  return tickers
+    .filter((ticker) => isDecimal(ticker.change24hPct))
+    .sort((a, b) => compareDecimal(size(b), size(a)) || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0))
+    .slice(0, count);
 }

@@ -1,6 +1,11 @@
-import { getWatchlistContract, setWatchlistContract } from '@keel/contracts';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, isSessionError } from '../../shared/api/client.ts';
+import { type ContractData, getWatchlistContract, setWatchlistContract } from '@keel/contracts';
+import { contractKey } from '@keel/ui';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useRef, useState } from 'react';
+import { isSessionError } from '../../shared/api/client.ts';
+import { loadFailed, useContractMutation, useContractQuery } from '../../shared/api/queries.ts';
+
+type Watchlist = ContractData<typeof getWatchlistContract>;
 
 export interface WatchlistState {
   symbols: readonly string[] | null;
@@ -10,57 +15,55 @@ export interface WatchlistState {
   toggle: (symbol: string) => void;
 }
 
+const watchlistKey = contractKey(getWatchlistContract, {});
+
 /**
- * The user's watchlist (GET/PUT /home/market/watchlist). A star changes the list at once and the
- * whole list is then saved; saves run one after another so the server ends with the last state the
- * user saw, and a failed save puts the saved list back.
+ * The user's watchlist (GET/PUT /home/market/watchlist), optimistic: a star changes the cached list
+ * at once and the whole list is then saved; saves run one after another so the server ends with the
+ * last state the user saw, and a failed save puts the saved list back.
  */
 export function useWatchlist(): WatchlistState {
-  const [symbols, setSymbols] = useState<readonly string[] | null>(null);
-  const [failed, setFailed] = useState(false);
+  const client = useQueryClient();
+  const query = useContractQuery(getWatchlistContract);
+  const save = useContractMutation(setWatchlistContract);
   const [saveFailed, setSaveFailed] = useState(false);
-  const saved = useRef<readonly string[]>([]);
   const queue = useRef<Promise<void>>(Promise.resolve());
+  const pending = useRef(0);
+  /** The list of the newest toggle, and the last one the server holds. */
   const latest = useRef<readonly string[] | null>(null);
+  const saved = useRef<readonly string[]>([]);
+  const saveAsync = save.mutateAsync;
 
-  useEffect(() => {
-    let current = true;
-    api(getWatchlistContract)
-      .then((answer) => {
-        if (!current) return;
-        saved.current = answer.symbols;
-        latest.current = answer.symbols;
-        setSymbols(answer.symbols);
-      })
-      .catch((error: unknown) => {
-        if (current && !isSessionError(error)) setFailed(true);
+  const toggle = useCallback(
+    (symbol: string) => {
+      const before = client.getQueryData<Watchlist>(watchlistKey)?.symbols;
+      if (before === undefined) return;
+      // With no save under way, what is shown is what the server holds (a refetch may have brought it).
+      if (pending.current === 0) saved.current = before;
+      const next = before.includes(symbol) ? before.filter((each) => each !== symbol) : [...before, symbol];
+      latest.current = next;
+      // A refetch on its way must not put the old list back over the change.
+      void client.cancelQueries({ queryKey: watchlistKey });
+      client.setQueryData<Watchlist>(watchlistKey, { symbols: next });
+      setSaveFailed(false);
+      pending.current += 1;
+      queue.current = queue.current.then(async () => {
+        try {
+          // Only the newest state needs saving; a later toggle queued its own save.
+          if (latest.current !== next) return;
+          const answer = await saveAsync({ body: { symbols: next } });
+          saved.current = answer.symbols;
+        } catch (error) {
+          if (latest.current !== next) return;
+          client.setQueryData<Watchlist>(watchlistKey, { symbols: [...saved.current] });
+          if (!isSessionError(error)) setSaveFailed(true);
+        } finally {
+          pending.current -= 1;
+        }
       });
-    return () => {
-      current = false;
-    };
-  }, []);
+    },
+    [client, saveAsync],
+  );
 
-  const toggle = useCallback((symbol: string) => {
-    const before = latest.current;
-    if (before === null) return;
-    const next = before.includes(symbol) ? before.filter((each) => each !== symbol) : [...before, symbol];
-    latest.current = next;
-    setSymbols(next);
-    setSaveFailed(false);
-    queue.current = queue.current.then(async () => {
-      // Only the newest state needs saving; a later toggle queued its own save.
-      if (latest.current !== next) return;
-      try {
-        const answer = await api(setWatchlistContract, { body: { symbols: [...next] } });
-        saved.current = answer.symbols;
-      } catch (error) {
-        if (latest.current !== next) return;
-        latest.current = saved.current;
-        setSymbols(saved.current);
-        if (!isSessionError(error)) setSaveFailed(true);
-      }
-    });
-  }, []);
-
-  return { symbols, failed, saveFailed, toggle };
+  return { symbols: query.data?.symbols ?? null, failed: loadFailed(query), saveFailed, toggle };
 }

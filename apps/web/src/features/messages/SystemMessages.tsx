@@ -1,13 +1,15 @@
-import { type ContractData, listMessagesContract, markMessagesReadContract } from '@keel/contracts';
+import { type ContractData, listMessagesContract, markMessagesReadContract, unreadContract } from '@keel/contracts';
 import { useEffect, useRef } from 'react';
-import { api } from '../../shared/api/client.ts';
+import { useContractMutation } from '../../shared/api/queries.ts';
+import { usePagedQuery } from '../../shared/api/usePagedQuery.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { PagedWalletList } from '../wallet/WalletList.tsx';
-import { Time, usePagedList } from '../wallet/WalletParts.tsx';
+import { Time } from '../wallet/WalletParts.tsx';
 import { newestId } from './messages.ts';
 import './messages.css';
 
-type SystemMessage = ContractData<typeof listMessagesContract>['items'][number];
+type MessagePage = ContractData<typeof listMessagesContract>;
+type SystemMessage = MessagePage['items'][number];
 
 function MessageRow({ message }: { message: SystemMessage }) {
   const { t } = useI18n();
@@ -38,9 +40,13 @@ function MessageRow({ message }: { message: SystemMessage }) {
  */
 export function SystemMessages() {
   const { t } = useI18n();
-  const list = usePagedList((page, pageSize) => api(listMessagesContract, { query: { page, pageSize } }), 'messages');
+  const list = usePagedQuery(listMessagesContract, {});
+  // Only the tab bar's flag changes: the list keeps showing what was new when it was opened.
+  const markRead = useContractMutation(markMessagesReadContract, { invalidates: [unreadContract] });
+  const mark = markRead.mutate;
   const markedUpTo = useRef<string | null>(null);
-  const data = list.data;
+  // The page as the server answered it: the list's own shape plus the unread count.
+  const data = list.data as MessagePage | null;
 
   useEffect(() => {
     if (!data) return;
@@ -48,10 +54,15 @@ export function SystemMessages() {
     if (!data.items.some((each) => !each.read) || upToId === null || markedUpTo.current === upToId) return;
     markedUpTo.current = upToId;
     // The flag is a convenience: a failed mark only leaves it on until the next visit.
-    api(markMessagesReadContract, { body: { upToId } }).catch(() => {
-      markedUpTo.current = null;
-    });
-  }, [data]);
+    mark(
+      { body: { upToId } },
+      {
+        onError: () => {
+          markedUpTo.current = null;
+        },
+      },
+    );
+  }, [data, mark]);
 
   return (
     <>

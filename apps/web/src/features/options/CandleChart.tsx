@@ -14,7 +14,7 @@ const UP = '#19c6b4';
 const DOWN = '#ff5b6e';
 
 export default function CandleChart({ candles, label }: { candles: readonly Candle[]; label: string }) {
-  const container = useRef<HTMLDivElement>(null);
+  const container = useRef<HTMLElement>(null);
   const chart = useRef<IChartApi | null>(null);
   const series = useRef<ISeriesApi<'Candlestick'> | null>(null);
   /** The candles drawn last, to move only the newest bar when nothing else changed. */
@@ -85,5 +85,6 @@ export default function CandleChart({ candles, label }: { candles: readonly Cand
   }, [candles]);
 
   // The canvas is a picture for sighted users; the label names it and the price is read out beside it.
-  return <div ref={container} className="options-chart-canvas" role="img" aria-label={label} dir="ltr" />;
+  // A figure, not an image: the library puts its attribution link inside, which must stay reachable.
+  return <figure ref={container} className="options-chart-canvas" aria-label={label} dir="ltr" />;
 }

@@ -5,6 +5,7 @@ import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { useRealtimeStatus } from '../../shared/realtime/realtime.ts';
 import { Amount } from '../../shared/ui/Amount.tsx';
 import { Card, LoadFailedNotice, SelectField, Segmented } from '../../shared/ui/components.tsx';
+import { ChangeTag } from '../market/ChangeTag.tsx';
 import type { Ticker } from '../market/tickers.ts';
 import { useTickers } from '../market/useTickers.ts';
 import { type CandleInterval, chartIntervals } from './candles.ts';
@@ -25,8 +26,6 @@ function MarketHeader({ symbol, symbols, ticker }: { symbol: string; symbols: re
   const { t } = useI18n();
   const navigate = useNavigate();
   const status = useRealtimeStatus();
-  const change = ticker?.change24hPct;
-  const direction = change === undefined ? 'flat' : change.startsWith('-') ? 'down' : /^0(\.0+)?$/.test(change) ? 'flat' : 'up';
   return (
     <div className="options-market">
       <div className="options-market-picker">
@@ -49,11 +48,9 @@ function MarketHeader({ symbol, symbols, ticker }: { symbol: string; symbols: re
             <span className="options-price">
               <Amount value={ticker.last.price} max={8} testId="options-price" />
             </span>
-            <span className={`change change-${direction}`} data-testid="options-change">
-              <span aria-hidden="true">{direction === 'up' ? '▲' : direction === 'down' ? '▼' : '•'}</span>
-              <Amount value={ticker.change24hPct} min={2} max={2} signed suffix="%" />
+            <ChangeTag change={ticker.change24hPct} testId="options-change">
               <span className="muted options-change-label"> {t('web.options.change24h')}</span>
-            </span>
+            </ChangeTag>
           </>
         ) : (
           <span className="options-price muted" data-testid="options-price-missing">
@@ -133,8 +130,8 @@ export function OptionsTrade({ symbol, data }: { symbol: string; data: OptionsDa
 
   const onPlaced = (order: OptionOrder) => {
     seenOpen.current.add(order.id);
+    // The order shows at once; the placing call invalidated the lists, which refetch behind it.
     data.addOpen(order);
-    data.refresh();
   };
 
   return (

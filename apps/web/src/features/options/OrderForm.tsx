@@ -2,28 +2,40 @@ import {
   acceptOptionsDisclosureContract,
   ApiError,
   errorKeyFromMsg,
+  getOptionsOverviewContract,
+  listAccountsContract,
+  listOptionOrdersContract,
+  listRecordsContract,
   type OptionOrder,
   type OptionsOverview,
   placeOptionOrderContract,
 } from '@keel/contracts';
-import { type FormEvent, useRef, useState } from 'react';
+import { invalidateContracts } from '@keel/ui';
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useActionKey } from '../../shared/api/action-key.ts';
-import { api, isSessionError } from '../../shared/api/client.ts';
-import { checkAmountInput, formatDecimal, isDecimal, normaliseAmountInput } from '../../shared/format/decimal.ts';
+import { isSessionError } from '../../shared/api/client.ts';
+import { useContractMutation } from '../../shared/api/queries.ts';
+import { useContractForm } from '../../shared/forms/index.ts';
+import { formatDecimal, isDecimal, normaliseAmountInput } from '../../shared/format/decimal.ts';
 import { formatDateTime } from '../../shared/format/time.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import type { RecordedTick } from '../../shared/realtime/realtime.ts';
 import { Amount } from '../../shared/ui/Amount.tsx';
 import { Button, Notice, TextField } from '../../shared/ui/components.tsx';
 import { ShieldIcon } from '../../shared/ui/icons.tsx';
-import { amountProblemText } from '../assets/amount-problems.ts';
+import { amountProblem } from '../assets/amount-field.ts';
+import { useMoneyErrorText } from '../assets/useMoneyErrorText.ts';
 import {
   closeDelaySeconds,
   expectedProfit,
   firstOpenProduct,
   OPTIONS_SCALE,
   type OptionProduct,
+  STAKE_OUT_OF_RANGE,
+  type StakeLimits,
+  stakeFormSchema,
   stakeRangeProblem,
   winReturn,
 } from './options-logic.ts';
@@ -38,7 +50,8 @@ interface OrderError {
   detail?: string;
 }
 
-type Step = { kind: 'disclosure'; direction: Direction } | { kind: 'confirm'; direction: Direction } | null;
+/** The sheet open over the form, with the stake the form accepted. */
+type Step = { kind: 'disclosure' | 'confirm'; direction: Direction; stake: string } | null;
 
 const rangeData = (data: unknown): { min: string; max: string } | null => {
   if (data === null || typeof data !== 'object') return null;
@@ -67,20 +80,17 @@ function DisclosureSheet({
 }) {
   const { t, tServer } = useI18n();
   const [checked, setChecked] = useState(false);
-  const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const acceptDisclosure = useContractMutation(acceptOptionsDisclosureContract, { invalidates: [getOptionsOverviewContract] });
 
   async function accept() {
-    setBusy(true);
     setError(null);
     try {
-      await api(acceptOptionsDisclosureContract, { body: { version } });
+      await acceptDisclosure.mutateAsync({ body: { version } });
       onAccepted();
     } catch (caught) {
       if (isSessionError(caught)) return;
       setError(caught instanceof ApiError ? tServer(caught.message) : t('web.common.loadFailed'));
-    } finally {
-      setBusy(false);
     }
   }
 
@@ -102,7 +112,7 @@ function DisclosureSheet({
           {error}
         </Notice>
       )}
-      <Button block disabled={!checked} busy={busy} onClick={() => void accept()} data-testid="options-disclosure-accept">
+      <Button block disabled={!checked} busy={acceptDisclosure.isPending} onClick={() => void accept()} data-testid="options-disclosure-accept">
         {t('web.options.disclosure.accept')}
       </Button>
     </Sheet>
@@ -245,13 +255,17 @@ export function OrderForm({
   const { t, tServer, locale } = useI18n();
   const cycleText = useCycleText();
   const actionKey = useActionKey();
-  const amountField = useRef<HTMLDivElement>(null);
+  const errorText = useMoneyErrorText();
   const [cycle, setCycle] = useState<number | null>(null);
-  const [amount, setAmount] = useState('');
-  const [checked, setChecked] = useState(false);
   const [step, setStep] = useState<Step>(null);
   const [acceptedHere, setAcceptedHere] = useState(false);
-  const [placing, setPlacing] = useState(false);
+  const client = useQueryClient();
+  // What an order changes is invalidated once it is answered, but not waited for: the answer's own
+  // arrival time estimates the server's clock (the countdowns), and the order shows at once anyway.
+  const placeOrder = useContractMutation(placeOptionOrderContract, {
+    onSuccess: () => void invalidateContracts(client, [listOptionOrdersContract, getOptionsOverviewContract, listAccountsContract, listRecordsContract]),
+  });
+  const placing = placeOrder.isPending;
   const [orderError, setOrderError] = useState<OrderError | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
   const [placed, setPlaced] = useState<OptionOrder | null>(null);
@@ -259,10 +273,16 @@ export function OrderForm({
   const products = overview.products;
   const chosen = products.find((product) => product.cycleSeconds === cycle && product.enabled) ?? firstOpenProduct(products);
   const available = overview.balance.available;
-  const normalised = normaliseAmountInput(amount);
-  const inputProblem = checkAmountInput(amount, OPTIONS_SCALE, available);
-  const rangeProblem = inputProblem === null && chosen ? stakeRangeProblem(normalised, chosen) : null;
-  const profit = inputProblem === null && chosen ? expectedProfit(normalised, chosen.yieldBps) : null;
+  // The stake is checked against the balance and the cycle on screen when the form is checked.
+  const limits = useRef<StakeLimits>({ available });
+  limits.current = { available, product: chosen };
+  const schema = useMemo(() => stakeFormSchema(() => limits.current), []);
+  const form = useContractForm(schema, { defaultValues: { amount: '' } });
+  const amountError = form.formState.errors.amount;
+  // Read as typed for the expected profit, which shows for any amount the balance covers.
+  const typed = normaliseAmountInput(form.watch('amount'));
+  const profit = chosen && typed !== '' && amountProblem(typed, { scale: OPTIONS_SCALE, available }) === null ? expectedProfit(typed, chosen.yieldBps) : null;
+  const rangeProblem = amountError?.message === STAKE_OUT_OF_RANGE && chosen ? stakeRangeProblem(typed, chosen) : null;
   const accepted = overview.disclosure.acceptedAt !== null || acceptedHere;
   const formatMoney = (value: string) => formatDecimal(value, locale, { minFractionDigits: 2, maxFractionDigits: 6 });
 
@@ -293,30 +313,26 @@ export function OrderForm({
     setPlaced(null);
   }
 
+  /** Up or Down: the stake is checked (the first problem's field takes the focus), then the disclosure once, then the confirmation. */
   function review(direction: Direction) {
-    setChecked(true);
     setPlaced(null);
     setFormError(null);
-    if (inputProblem !== null || rangeProblem !== null) {
-      amountField.current?.querySelector('input')?.focus();
-      return;
-    }
-    setOrderError(null);
-    setStep(accepted ? { kind: 'confirm', direction } : { kind: 'disclosure', direction });
+    void form.handleSubmit(({ amount }) => {
+      setOrderError(null);
+      setStep(accepted ? { kind: 'confirm', direction, stake: amount } : { kind: 'disclosure', direction, stake: amount });
+    })();
   }
 
-  async function place(direction: Direction, product: OptionProduct) {
-    const body = { symbol, direction, cycleSeconds: product.cycleSeconds, amount: normalised };
-    setPlacing(true);
+  async function place(direction: Direction, product: OptionProduct, stake: string) {
+    const body = { symbol, direction, cycleSeconds: product.cycleSeconds, amount: stake };
     setOrderError(null);
     const sentAt = Date.now();
     try {
-      const order = await api(placeOptionOrderContract, { body, idempotencyKey: actionKey.keyFor(JSON.stringify(body)) });
+      const order = await placeOrder.mutateAsync({ body, idempotencyKey: actionKey.keyFor(JSON.stringify(body)) });
       actionKey.settle();
       serverClock.note(order.placedAtMs, sentAt, Date.now());
       setStep(null);
       setPlaced(order);
-      setChecked(false);
       onPlaced(order);
     } catch (error) {
       actionKey.settle(error);
@@ -332,7 +348,7 @@ export function OrderForm({
         // Accepted on another device and withdrawn, or a new version of the text: read it (again).
         setAcceptedHere(false);
         reloadOverview();
-        setStep({ kind: 'disclosure', direction });
+        setStep({ kind: 'disclosure', direction, stake });
         return;
       }
       if (key === 'IDENTITY_VERIFICATION_REQUIRED' || key === 'PRODUCT_CLOSED' || key === 'INSUFFICIENT_BALANCE') reloadOverview();
@@ -342,18 +358,15 @@ export function OrderForm({
         return;
       }
       setOrderError({ message: text, detail: range ? t('web.options.range', { min: formatMoney(range.min), max: formatMoney(range.max) }) : undefined });
-    } finally {
-      setPlacing(false);
     }
   }
 
-  const amountError = !checked
-    ? undefined
-    : inputProblem !== null
-      ? amountProblemText(t, inputProblem, { asset: 'USDT', scale: OPTIONS_SCALE, requiredText: t('web.options.stakeRequired') })
-      : rangeProblem !== null
-        ? t('error.AMOUNT_OUT_OF_RANGE')
-        : undefined;
+  const amountErrorText = errorText(amountError, {
+    required: t('web.options.stakeRequired'),
+    asset: 'USDT',
+    scale: OPTIONS_SCALE,
+    own: { [STAKE_OUT_OF_RANGE]: t('error.AMOUNT_OUT_OF_RANGE') },
+  });
 
   return (
     <form className="options-form" onSubmit={(event: FormEvent) => event.preventDefault()} noValidate aria-label={t('web.options.form')}>
@@ -386,23 +399,18 @@ export function OrderForm({
         </div>
       </fieldset>
 
-      <div className="amount-field" ref={amountField}>
+      <div className="amount-field">
         <TextField
           label={t('web.options.stakeLabel')}
-          name="amount"
           inputMode="decimal"
           autoComplete="off"
           placeholder={t('web.transfer.amountPlaceholder')}
-          value={amount}
           maxLength={40}
           data-testid="options-amount"
-          onChange={(event) => {
-            setAmount(event.target.value);
-            edited();
-          }}
-          error={amountError}
+          {...form.register('amount', { onChange: edited })}
+          error={amountErrorText}
         />
-        <p className={checked && rangeProblem !== null ? 'field-error' : 'field-hint'} data-testid="options-range" data-problem={(checked && rangeProblem) || undefined}>
+        <p className={rangeProblem !== null ? 'field-error' : 'field-hint'} data-testid="options-range" data-problem={rangeProblem ?? undefined}>
           {t('web.options.rangeLabel')} <RangeText min={chosen.minStake} max={chosen.maxStake} />
         </p>
         <div className="amount-meta">
@@ -471,8 +479,7 @@ export function OrderForm({
           onClose={() => setStep(null)}
           onAccepted={() => {
             setAcceptedHere(true);
-            reloadOverview();
-            setStep({ kind: 'confirm', direction: step.direction });
+            setStep({ ...step, kind: 'confirm' });
           }}
         />
       )}
@@ -481,7 +488,7 @@ export function OrderForm({
           symbol={symbol}
           direction={step.direction}
           product={chosen}
-          stake={normalised}
+          stake={step.stake}
           lastTick={lastTick}
           rule={overview.rule}
           busy={placing}
@@ -489,7 +496,7 @@ export function OrderForm({
           onClose={() => {
             if (!placing) setStep(null);
           }}
-          onConfirm={() => void place(step.direction, chosen)}
+          onConfirm={() => void place(step.direction, chosen, step.stake)}
         />
       )}
     </form>

@@ -1,8 +1,13 @@
-import { listCandlesContract } from '@keel/contracts';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, isSessionError } from '../../shared/api/client.ts';
+import { type ContractData, listCandlesContract } from '@keel/contracts';
+import { contractKey } from '@keel/ui';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { api } from '../../shared/api/client.ts';
+import { loadFailed } from '../../shared/api/queries.ts';
 import { realtime } from '../../shared/realtime/realtime.ts';
 import { type Candle, CHART_CANDLES, type CandleInterval, mergeCandle } from './candles.ts';
+
+type CandlesAnswer = ContractData<typeof listCandlesContract>;
 
 export interface CandlesState {
   /** Oldest first; null while the first load is on its way. */
@@ -12,66 +17,45 @@ export interface CandlesState {
 }
 
 /**
- * The candles of one market and interval: fetched over HTTP (GET /home/market/candles), then kept
- * live by the push channel `candles:<symbol>:<interval>`. Candles pushed before the snapshot
- * arrives are folded in on top of it; the channel's resync (missed frames cannot be replayed for
- * candles) fetches again.
+ * The candles of one market and interval (ADR 0026): a query (GET /home/market/candles, keyed by
+ * symbol and interval, so another market or interval never draws this one's bars), kept live by the
+ * push channel `candles:<symbol>:<interval>`, whose frames are written into the cache. Candles
+ * pushed before the snapshot arrives are folded in on top of it; the channel's resync (missed
+ * frames cannot be replayed for candles) fetches again.
  */
 export function useCandles(symbol: string, interval: CandleInterval): CandlesState {
-  const [candles, setCandles] = useState<readonly Candle[] | null>(null);
-  const [failed, setFailed] = useState(false);
-  const [attempt, setAttempt] = useState(0);
+  const client = useQueryClient();
+  const input = { query: { symbol, interval, limit: CHART_CANDLES } };
+  const key = contractKey(listCandlesContract, input);
   const early = useRef<Candle[]>([]);
-  const loaded = useRef(false);
 
-  // A new market or interval starts empty (no bars of the previous one drawn as this one's).
-  // biome-ignore lint/correctness/useExhaustiveDependencies: symbol and interval are the reason to start over
+  const query = useQuery({
+    queryKey: key,
+    queryFn: async (): Promise<CandlesAnswer> => {
+      const answer = await api(listCandlesContract, input);
+      let items: readonly Candle[] = answer.items;
+      for (const candle of early.current.splice(0)) items = mergeCandle(items, candle);
+      return { ...answer, items: [...items] };
+    },
+  });
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the key is made of symbol and interval
   useEffect(() => {
-    setCandles(null);
-    setFailed(false);
-    loaded.current = false;
     early.current = [];
-  }, [symbol, interval]);
+    return realtime().subscribe(`candles:${symbol}:${interval}`, {
+      onFrame: (frame) => {
+        if (frame.type !== 'candle' || frame.symbol !== symbol || frame.interval !== interval) return;
+        const current = client.getQueryData<CandlesAnswer>(key);
+        if (!current) {
+          if (early.current.length < 50) early.current.push(frame.candle);
+          return;
+        }
+        const items = mergeCandle(current.items, frame.candle);
+        if (items !== current.items) client.setQueryData<CandlesAnswer>(key, { ...current, items: [...items] });
+      },
+      onResync: () => void client.invalidateQueries({ queryKey: key }),
+    });
+  }, [client, symbol, interval]);
 
-  useEffect(() => {
-    let current = true;
-    void attempt;
-    api(listCandlesContract, { query: { symbol, interval, limit: CHART_CANDLES } })
-      .then((answer) => {
-        if (!current) return;
-        const pushed = early.current;
-        early.current = [];
-        loaded.current = true;
-        let next: readonly Candle[] = answer.items;
-        for (const candle of pushed) next = mergeCandle(next, candle);
-        setCandles(next);
-        setFailed(false);
-      })
-      .catch((error: unknown) => {
-        if (current && !isSessionError(error)) setFailed(true);
-      });
-    return () => {
-      current = false;
-    };
-  }, [symbol, interval, attempt]);
-
-  const reload = useCallback(() => setAttempt((value) => value + 1), []);
-
-  useEffect(
-    () =>
-      realtime().subscribe(`candles:${symbol}:${interval}`, {
-        onFrame: (frame) => {
-          if (frame.type !== 'candle' || frame.symbol !== symbol || frame.interval !== interval) return;
-          if (!loaded.current) {
-            if (early.current.length < 50) early.current.push(frame.candle);
-            return;
-          }
-          setCandles((list) => (list === null ? list : mergeCandle(list, frame.candle)));
-        },
-        onResync: reload,
-      }),
-    [symbol, interval, reload],
-  );
-
-  return { candles, failed, reload };
+  return { candles: query.data?.items ?? null, failed: loadFailed(query), reload: () => void query.refetch() };
 }

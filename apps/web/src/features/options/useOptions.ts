@@ -1,13 +1,14 @@
 import { type ContractData, getOptionsOverviewContract, listOptionOrdersContract, type OptionOrder, type OptionsOverview } from '@keel/contracts';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, isSessionError } from '../../shared/api/client.ts';
-import { useUserEvents } from '../../shared/realtime/realtime.ts';
-import { useInterval, useWhenVisible } from '../p2p/useOrder.ts';
+import { contractKey, invalidateContracts } from '@keel/ui';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
+import { loadFailed, useContractQuery } from '../../shared/api/queries.ts';
+import { useFallbackPolling } from '../../shared/realtime/cache-sync.ts';
 import { estimateSkewMs } from './options-logic.ts';
 
 type OrderPage = ContractData<typeof listOptionOrdersContract>;
 
-/** A dropped push connection is covered by asking again this often while orders are open. */
+/** While the push connection is down, an open order's screen asks again this often. */
 export const OPTIONS_FALLBACK_POLL_MS = 30_000;
 /** History rows per page. */
 export const HISTORY_PAGE_SIZE = 10;
@@ -26,35 +27,6 @@ export const serverClock = {
   },
 };
 
-/** One loader: its answer, whether the last try failed, and a reload. */
-function useLoad<T>(load: () => Promise<T>, key: string) {
-  const [data, setData] = useState<T | null>(null);
-  const [failed, setFailed] = useState(false);
-  const [attempt, setAttempt] = useState(0);
-  const latest = useRef(load);
-  latest.current = load;
-  useEffect(() => {
-    let current = true;
-    void attempt;
-    void key;
-    latest
-      .current()
-      .then((answer) => {
-        if (!current) return;
-        setData(answer);
-        setFailed(false);
-      })
-      .catch((error: unknown) => {
-        if (current && !isSessionError(error)) setFailed(true);
-      });
-    return () => {
-      current = false;
-    };
-  }, [attempt, key]);
-  const reload = useCallback(() => setAttempt((value) => value + 1), []);
-  return { data, failed, reload, replace: setData };
-}
-
 export interface OptionsData {
   overview: OptionsOverview | null;
   overviewFailed: boolean;
@@ -63,62 +35,57 @@ export interface OptionsData {
   historyPage: number;
   setHistoryPage: (page: number) => void;
   failed: boolean;
-  /** Asks the server again for everything shown (after an order, an event, a retry). */
+  /** Asks the server again for everything shown (a retry after a failed load). */
   refresh: () => void;
   reloadOverview: () => void;
   /** Shows a just-placed order at once, before the refetch answers. */
   addOpen: (order: OptionOrder) => void;
 }
 
+const openInput = { query: { scope: 'open', page: 1, pageSize: 100 } } as const;
+const openKey = contractKey(listOptionOrdersContract, openInput);
+
 /**
- * Everything the trade screen shows from the options API: the overview (products, rule,
- * disclosure, balance), the open orders and a page of the history. All of it is asked again at
- * each `options.order` push event and after the push connection (re)authenticates (events missed
- * meanwhile are not replayed), and, as a fallback for a dropped connection, every 30 s while an
- * order is open.
+ * Everything the trade screen shows from the options API, as queries (ADR 0026): the overview
+ * (products, rule, disclosure, balance), the open orders and a page of the history. The
+ * `options.order` push event invalidates them (shared/realtime/cache-sync.ts), as does placing an
+ * order; while an order is open and the push connection is down they are polled every 30 s.
  */
 export function useOptions(): OptionsData {
+  const client = useQueryClient();
   const [historyPage, setHistoryPage] = useState(1);
-  const overview = useLoad(() => api(getOptionsOverviewContract), 'overview');
-  const open = useLoad(() => api(listOptionOrdersContract, { query: { scope: 'open', page: 1, pageSize: 100 } }), 'open');
-  const history = useLoad(
-    () => api(listOptionOrdersContract, { query: { scope: 'history', page: historyPage, pageSize: HISTORY_PAGE_SIZE } }),
-    `history:${historyPage}`,
+  const fallback = useFallbackPolling(OPTIONS_FALLBACK_POLL_MS);
+  // Settlement is what changes the screen on its own: only an open order makes polling worth it.
+  const anyOpen = (client.getQueryData<OrderPage>(openKey)?.items.length ?? 0) > 0;
+  const refetchInterval = anyOpen ? fallback : false;
+  const overview = useContractQuery(getOptionsOverviewContract, undefined, { refetchInterval });
+  const open = useContractQuery(listOptionOrdersContract, openInput, { refetchInterval });
+  const history = useContractQuery(
+    listOptionOrdersContract,
+    { query: { scope: 'history', page: historyPage, pageSize: HISTORY_PAGE_SIZE } },
+    { keepPrevious: true, refetchInterval },
   );
 
-  const reloadOverview = overview.reload;
-  const reloadOpen = open.reload;
-  const reloadHistory = history.reload;
-  const refresh = useCallback(() => {
-    reloadOverview();
-    reloadOpen();
-    reloadHistory();
-  }, [reloadOverview, reloadOpen, reloadHistory]);
-
-  const whenVisible = useWhenVisible(refresh);
-  useUserEvents((event) => event.kind === 'options.order', whenVisible, whenVisible);
-  useInterval(refresh, OPTIONS_FALLBACK_POLL_MS, (open.data?.items.length ?? 0) > 0);
-
-  const replaceOpen = open.replace;
+  const refresh = useCallback(() => void invalidateContracts(client, [getOptionsOverviewContract, listOptionOrdersContract]), [client]);
+  const reloadOverview = useCallback(() => void invalidateContracts(client, [getOptionsOverviewContract]), [client]);
   const addOpen = useCallback(
     (order: OptionOrder) =>
-      replaceOpen((page) => {
-        if (!page) return page;
-        if (page.items.some((item) => item.id === order.id)) return page;
+      client.setQueryData<OrderPage>(openKey, (page) => {
+        if (!page || page.items.some((item) => item.id === order.id)) return page;
         const items = [...page.items, order].sort((a, b) => a.expiresAtMs - b.expiresAtMs);
         return { ...page, items, total: page.total + 1 };
       }),
-    [replaceOpen],
+    [client],
   );
 
   return {
-    overview: overview.data,
-    overviewFailed: overview.failed,
-    open: open.data,
-    history: history.data,
+    overview: overview.data ?? null,
+    overviewFailed: loadFailed(overview),
+    open: open.data ?? null,
+    history: history.data ?? null,
     historyPage,
     setHistoryPage,
-    failed: open.failed || history.failed,
+    failed: loadFailed(open) || loadFailed(history),
     refresh,
     reloadOverview,
     addOpen,

@@ -1,16 +1,26 @@
-import { closeP2pAdContract, errorCatalogue, listP2pAdsContract, placeP2pOrderContract } from '@keel/contracts';
-import { type FormEvent, useState } from 'react';
+import {
+  closeP2pAdContract,
+  errorCatalogue,
+  listAccountsContract,
+  listP2pAdsContract,
+  listP2pOrdersContract,
+  listRecordsContract,
+  placeP2pOrderContract,
+} from '@keel/contracts';
+import { useMemo, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useActionKey } from '../../shared/api/action-key.ts';
-import { api, isSessionError } from '../../shared/api/client.ts';
-import { normaliseAmountInput } from '../../shared/format/decimal.ts';
+import { isSessionError } from '../../shared/api/client.ts';
+import { useContractMutation } from '../../shared/api/queries.ts';
+import { usePagedQuery } from '../../shared/api/usePagedQuery.ts';
+import { useContractForm } from '../../shared/forms/index.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Button, SelectField, TextField } from '../../shared/ui/components.tsx';
 import { useToast } from '../../shared/ui/toast.tsx';
-import { amountProblemText } from '../assets/amount-problems.ts';
+import { useMoneyErrorText } from '../assets/useMoneyErrorText.ts';
 import { PagedWalletList } from '../wallet/WalletList.tsx';
-import { ConfirmAction, Time, usePagedList, useRefusalFormat } from '../wallet/WalletParts.tsx';
-import { type BuyQuantityProblem, buyQuantityProblem, fiatTotal, isFiatCode, maxBuyable, P2P_SCALE } from './ad-form.ts';
+import { ConfirmAction, Time, useRefusalFormat } from '../wallet/WalletParts.tsx';
+import { acceptableQuantity, buyFormSchema, fiatTotal, isFiatCode, maxBuyable, P2P_SCALE, p2pRules } from './ad-form.ts';
 import type { P2pAd } from './order-rules.ts';
 import { EscrowNotice, FiatAmount, P2pRefusalNotice, type Refused, refusedOf, UsdtAmount, useFiatOptions } from './P2pParts.tsx';
 
@@ -65,35 +75,35 @@ function BuyForm({ ad, onDone, onStale }: { ad: P2pAd; onDone: () => void; onSta
   const navigate = useNavigate();
   const actionKey = useActionKey();
   const format = useRefusalFormat();
-  const [quantity, setQuantity] = useState('');
-  const [remark, setRemark] = useState('');
-  const [checked, setChecked] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const errorText = useMoneyErrorText();
+  // The ad's terms on screen are the limits; a row that reloads with new terms checks against them.
+  const schema = useMemo(() => buyFormSchema(ad), [ad]);
+  const form = useContractForm(schema, { defaultValues: { quantity: '', remark: '' } });
+  // Placing an order takes from the ad what it offers: the lists show it from then on.
+  const place = useContractMutation(placeP2pOrderContract, { invalidates: [listP2pAdsContract, listP2pOrdersContract] });
   const [refused, setRefused] = useState<Refused | null>(null);
-  const problem = buyQuantityProblem(quantity, ad);
-  const total = problem === null ? fiatTotal(quantity, ad.price) : undefined;
+  const accepted = acceptableQuantity(form.watch('quantity'), ad);
+  const total = accepted === null ? undefined : fiatTotal(accepted, ad.price);
+  const quantityError = errorText(form.formState.errors.quantity, {
+    required: t('web.p2p.buy.quantityRequired'),
+    asset: 'USDT',
+    scale: P2P_SCALE,
+    own: {
+      [p2pRules.belowMin]: t('web.p2p.buy.belowMin', { min: format.amount(ad.min, 'USDT') }),
+      [p2pRules.aboveMax]: t('web.p2p.buy.aboveMax', { max: format.amount(ad.max, 'USDT') }),
+      [p2pRules.aboveRemaining]: t('web.p2p.buy.aboveRemaining', { remaining: format.amount(ad.remaining, 'USDT') }),
+    },
+  });
 
-  function problemText(value: BuyQuantityProblem | null): string | undefined {
-    if (value === 'belowMin') return t('web.p2p.buy.belowMin', { min: format.amount(ad.min, 'USDT') });
-    if (value === 'aboveMax') return t('web.p2p.buy.aboveMax', { max: format.amount(ad.max, 'USDT') });
-    if (value === 'aboveRemaining') return t('web.p2p.buy.aboveRemaining', { remaining: format.amount(ad.remaining, 'USDT') });
-    return amountProblemText(t, value, { asset: 'USDT', scale: P2P_SCALE, requiredText: t('web.p2p.buy.quantityRequired') });
-  }
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setChecked(true);
+  const submit = form.handleSubmit(async (values) => {
     setRefused(null);
-    if (problem) return;
-    const body = { adId: ad.id, quantity: normaliseAmountInput(quantity), remark: remark.trim() };
-    setBusy(true);
+    const body = { adId: ad.id, ...values };
     try {
-      const order = await api(placeP2pOrderContract, { body, idempotencyKey: actionKey.keyFor(JSON.stringify(body)) });
+      const order = await place.mutateAsync({ body, idempotencyKey: actionKey.keyFor(JSON.stringify(body)) });
       actionKey.settle();
       navigate(`/trade/shopping/trading/buy_pay/${order.id}`);
     } catch (error) {
       actionKey.settle(error);
-      setBusy(false);
       if (isSessionError(error)) return;
       const refusal = refusedOf(error);
       setRefused(refusal);
@@ -101,7 +111,7 @@ function BuyForm({ ad, onDone, onStale }: { ad: P2pAd; onDone: () => void; onSta
       // row until the next load, so the refusal stays readable next to it.)
       if (refusal.message === errorCatalogue.WRONG_PURCHASE_QUANTITY.msg) onStale();
     }
-  }
+  });
 
   return (
     <form className="p2p-buy-form" onSubmit={submit} noValidate data-testid="buy-form">
@@ -109,24 +119,24 @@ function BuyForm({ ad, onDone, onStale }: { ad: P2pAd; onDone: () => void; onSta
       <div className="amount-field">
         <TextField
           label={t('web.p2p.buy.quantity')}
-          name="quantity"
           inputMode="decimal"
           autoComplete="off"
           maxLength={40}
-          value={quantity}
           placeholder={`${ad.min} – ${maxBuyable(ad)}`}
           data-testid="buy-quantity"
-          onChange={(event) => {
-            setQuantity(event.target.value);
-            setRefused(null);
-          }}
-          error={checked ? problemText(problem) : undefined}
+          {...form.register('quantity', { onChange: () => setRefused(null) })}
+          error={quantityError}
         />
         <div className="amount-meta">
           <span className="muted">
             {tRich('web.p2p.buy.upTo', { amount: <UsdtAmount key="amount" value={maxBuyable(ad)} /> })}
           </span>
-          <Button variant="ghost" className="btn-small" data-testid="buy-max" onClick={() => setQuantity(maxBuyable(ad))}>
+          <Button
+            variant="ghost"
+            className="btn-small"
+            data-testid="buy-max"
+            onClick={() => form.setValue('quantity', maxBuyable(ad), { shouldDirty: true, shouldValidate: form.formState.isSubmitted })}
+          >
             {t('web.p2p.buy.max')}
           </Button>
         </div>
@@ -141,16 +151,15 @@ function BuyForm({ ad, onDone, onStale }: { ad: P2pAd; onDone: () => void; onSta
       </dl>
       <TextField
         label={t('web.p2p.buy.remark')}
-        name="remark"
         autoComplete="off"
         maxLength={200}
-        value={remark}
         data-testid="buy-remark"
-        onChange={(event) => setRemark(event.target.value)}
+        {...form.register('remark')}
+        error={errorText(form.formState.errors.remark)}
       />
       <EscrowNotice testId="buy-escrow-note" />
       <div className="wallet-row-actions">
-        <Button type="submit" busy={busy} data-testid="buy-submit">
+        <Button type="submit" busy={place.isPending || place.isSuccess} data-testid="buy-submit">
           {t('web.p2p.buy.submit')}
         </Button>
         <Button variant="ghost" onClick={onDone} data-testid="buy-cancel">
@@ -201,10 +210,7 @@ export function BuyList() {
   const param = params.get('fiat');
   const fiat = isFiatCode(param) ? param : '';
   const [openId, setOpenId] = useState<string | null>(null);
-  const list = usePagedList(
-    (page, pageSize) => api(listP2pAdsContract, { query: { page, pageSize, mine: 'false', ...(fiat ? { fiat } : {}) } }),
-    `buy:${fiat}`,
-  );
+  const list = usePagedQuery(listP2pAdsContract, { mine: 'false', ...(fiat ? { fiat } : {}) });
 
   return (
     <section className="p2p-section" data-testid="buy-list-section">
@@ -281,21 +287,25 @@ export function MyAdsList() {
   const closeKey = useActionKey();
   const [closing, setClosing] = useState<string | null>(null);
   const [refused, setRefused] = useState<Refused | null>(null);
-  const list = usePagedList((page, pageSize) => api(listP2pAdsContract, { query: { page, pageSize, mine: 'true' } }), 'mine');
+  const list = usePagedQuery(listP2pAdsContract, { mine: 'true' });
+  // Closing returns what the ad still offers to the coin account.
+  const closeAd = useContractMutation(closeP2pAdContract, { invalidates: [listP2pAdsContract, listAccountsContract, listRecordsContract] });
 
   async function close(ad: P2pAd) {
     setClosing(ad.id);
     setRefused(null);
     try {
-      await api(closeP2pAdContract, { params: { adId: ad.id }, idempotencyKey: closeKey.keyFor(`close:${ad.id}`) });
+      await closeAd.mutateAsync({ params: { adId: ad.id }, idempotencyKey: closeKey.keyFor(`close:${ad.id}`) });
       closeKey.settle();
       toast(t('web.p2p.ad.closed'));
     } catch (error) {
       closeKey.settle(error);
-      if (!isSessionError(error)) setRefused(refusedOf(error));
+      if (isSessionError(error)) return;
+      setRefused(refusedOf(error));
+      // Closed meanwhile (or sold out): the list shows how it stands.
+      list.reload();
     } finally {
       setClosing(null);
-      list.reload();
     }
   }
 

@@ -1,10 +1,15 @@
-import { listP2pChatContract, sendP2pChatContract, withdrawP2pChatContract } from '@keel/contracts';
-import { type FormEvent, useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { type ContractData, listP2pChatContract, sendP2pChatContract, withdrawP2pChatContract } from '@keel/contracts';
+import { contractKey, invalidateContracts } from '@keel/ui';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useId, useLayoutEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { api, isSessionError } from '../../shared/api/client.ts';
+import { z } from 'zod';
+import { isSessionError } from '../../shared/api/client.ts';
+import { loadFailed, useContractMutation, useContractQuery } from '../../shared/api/queries.ts';
 import { uploadImage } from '../../shared/api/upload.ts';
+import { useContractForm, useErrorText } from '../../shared/forms/index.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
-import { useUserEvents } from '../../shared/realtime/realtime.ts';
+import { useFallbackPolling } from '../../shared/realtime/cache-sync.ts';
 import { Button, LoadFailedNotice, Notice } from '../../shared/ui/components.tsx';
 import { useNow } from '../../shared/ui/useNow.ts';
 import { imageFileProblem } from '../verification/image-check.ts';
@@ -12,44 +17,41 @@ import { ConfirmAction, Time } from '../wallet/WalletParts.tsx';
 import { useSessionImage } from './chat-image.ts';
 import { CHAT_FALLBACK_POLL_MS, canWithdrawChat, chatImagePath, chatPath, type P2pChatMessage } from './order-rules.ts';
 import { P2pRefusalNotice, type Refused, refusedOf } from './P2pParts.tsx';
-import { useInterval, useWhenVisible } from './useOrder.ts';
+import { usePageVisible } from './useOrder.ts';
+
+type ChatAnswer = ContractData<typeof listP2pChatContract>;
 
 const TEXT_MAX = 1000;
+/** The composer sends the contract's text (trimmed, no control characters but line breaks, 1 to 1000 characters). */
+const composerSchema = z.object({ text: sendP2pChatContract.body!.shape.text.unwrap() });
 /** The embedded chat of an order page shows the latest messages; the full screen shows them all. */
 const EMBEDDED_LAST = 20;
 
 /**
- * The order's chat, asked again at each `p2p.chat` push event for the order and after the push
- * connection (re)authenticates, only while the page is visible (reading marks the other side's
- * messages read); a slow poll covers a dropped connection.
+ * The order's chat as a query (ADR 0026), invalidated by the `p2p.chat` push event
+ * (shared/realtime/cache-sync.ts) and polled only while the push connection is down. It runs only
+ * while the page is visible: reading the chat marks the other side's messages read.
  */
 function useChat(orderId: string) {
-  const [messages, setMessages] = useState<P2pChatMessage[] | null>(null);
-  const [failed, setFailed] = useState(false);
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    let current = true;
-    void attempt;
-    api(listP2pChatContract, { params: { orderId } })
-      .then((answer) => {
-        if (!current) return;
-        setMessages(answer.items);
-        setFailed(false);
-      })
-      .catch((error: unknown) => {
-        if (current && !isSessionError(error)) setFailed(true);
-      });
-    return () => {
-      current = false;
-    };
-  }, [orderId, attempt]);
-
-  const reload = useCallback(() => setAttempt((value) => value + 1), []);
-  const refresh = useWhenVisible(reload);
-  useUserEvents((event) => event.kind === 'p2p.chat' && event.orderId === orderId, refresh, refresh);
-  useInterval(reload, CHAT_FALLBACK_POLL_MS, true);
-  return { messages, failed, reload, setMessages };
+  const client = useQueryClient();
+  const visible = usePageVisible();
+  const input = { params: { orderId } };
+  const query = useContractQuery(listP2pChatContract, input, {
+    enabled: visible,
+    refetchInterval: useFallbackPolling(CHAT_FALLBACK_POLL_MS),
+    select: (answer) => answer.items,
+  });
+  /** Puts a message the server answered into the chat at once (sent, or withdrawn). */
+  const put = useCallback(
+    (message: P2pChatMessage) =>
+      client.setQueryData<ChatAnswer>(contractKey(listP2pChatContract, { params: { orderId } }), (current) => {
+        if (!current) return current;
+        const known = current.items.some((each) => each.id === message.id);
+        return { ...current, items: known ? current.items.map((each) => (each.id === message.id ? message : each)) : [...current.items, message] };
+      }),
+    [client, orderId],
+  );
+  return { messages: query.data ?? null, failed: loadFailed(query), reload: () => void query.refetch(), put };
 }
 
 function ChatImage({ orderId, messageId }: { orderId: string; messageId: string }) {
@@ -133,9 +135,24 @@ function ChatMessage({
 export function OrderChat({ orderId, counterparty, embedded = false }: { orderId: string; counterparty?: string; embedded?: boolean }) {
   const { t, tServer } = useI18n();
   const fileId = useId();
-  const { messages, failed, reload, setMessages } = useChat(orderId);
+  const client = useQueryClient();
+  const { messages, failed, reload, put } = useChat(orderId);
+  // A sent or withdrawn message shows from the answer at once; the chat is then asked again (read
+  // marks, the other side's messages), without the send waiting for it.
+  const changed = {
+    onSuccess: (message: P2pChatMessage) => {
+      put(message);
+      void invalidateContracts(client, [listP2pChatContract]);
+    },
+  };
+  const send = useContractMutation(sendP2pChatContract, changed);
+  const withdrawMessage = useContractMutation(withdrawP2pChatContract, changed);
   const now = useNow(true, 5_000);
-  const [text, setText] = useState('');
+  const composer = useContractForm(composerSchema, { defaultValues: { text: '' } });
+  const errorText = useErrorText();
+  const typed = composer.watch('text');
+  // An empty message is not sent (the button waits for text), so only a text's own problem is said.
+  const textError = typed.trim() === '' ? undefined : errorText(composer.formState.errors.text);
   const [sending, setSending] = useState(false);
   const [withdrawing, setWithdrawing] = useState<string | null>(null);
   const [refused, setRefused] = useState<Refused | null>(null);
@@ -152,26 +169,19 @@ export function OrderChat({ orderId, counterparty, embedded = false }: { orderId
     lastCount.current = count;
   }, [messages]);
 
-  function added(message: P2pChatMessage) {
-    setMessages((current) => (current && !current.some((each) => each.id === message.id) ? [...current, message] : current));
-    reload();
-  }
-
-  async function sendText(event: FormEvent) {
-    event.preventDefault();
-    const body = text.trim();
-    if (body === '' || sending) return;
+  const sendText = composer.handleSubmit(async (body) => {
+    if (sending) return;
     setSending(true);
     setRefused(null);
     try {
-      added(await api(sendP2pChatContract, { params: { orderId }, body: { text: body } }));
-      setText('');
+      await send.mutateAsync({ params: { orderId }, body });
+      composer.reset({ text: '' });
     } catch (error) {
       if (!isSessionError(error)) setRefused(refusedOf(error));
     } finally {
       setSending(false);
     }
-  }
+  });
 
   async function sendImage(file: File | undefined) {
     if (!file) return;
@@ -185,7 +195,7 @@ export function OrderChat({ orderId, counterparty, embedded = false }: { orderId
     setSending(true);
     try {
       const upload = await uploadImage(file, { purpose: 'chat' });
-      added(await api(sendP2pChatContract, { params: { orderId }, body: { uploadId: upload.uploadId } }));
+      await send.mutateAsync({ params: { orderId }, body: { uploadId: upload.uploadId } });
     } catch (error) {
       if (!isSessionError(error)) setRefused(refusedOf(error));
     } finally {
@@ -197,13 +207,13 @@ export function OrderChat({ orderId, counterparty, embedded = false }: { orderId
     setWithdrawing(message.id);
     setRefused(null);
     try {
-      const answer = await api(withdrawP2pChatContract, { params: { orderId, messageId: message.id } });
-      setMessages((current) => current?.map((each) => (each.id === answer.id ? answer : each)) ?? current);
+      await withdrawMessage.mutateAsync({ params: { orderId, messageId: message.id } });
     } catch (error) {
       if (!isSessionError(error)) setRefused(refusedOf(error));
+      // The message may have been withdrawn meanwhile, or its window closed: show it as it is.
+      reload();
     } finally {
       setWithdrawing(null);
-      reload();
     }
   }
 
@@ -263,18 +273,24 @@ export function OrderChat({ orderId, counterparty, embedded = false }: { orderId
           className="chat-input"
           rows={2}
           maxLength={TEXT_MAX}
-          value={text}
           placeholder={t('web.p2p.chat.placeholder')}
           data-testid="chat-input"
-          onChange={(event) => setText(event.target.value)}
+          aria-invalid={textError ? true : undefined}
+          aria-describedby={textError ? `${fileId}-text-error` : undefined}
+          {...composer.register('text')}
           onKeyDown={(event) => {
             // Enter sends; Shift+Enter starts a new line (and an IME composition is left alone).
             if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
               event.preventDefault();
-              event.currentTarget.form?.requestSubmit();
+              if (event.currentTarget.value.trim() !== '') event.currentTarget.form?.requestSubmit();
             }
           }}
         />
+        {textError && (
+          <p className="field-error" id={`${fileId}-text-error`} role="alert" data-testid="chat-input-error">
+            {textError}
+          </p>
+        )}
         <div className="chat-form-actions">
           <label className="btn btn-ghost btn-small chat-attach" htmlFor={`${fileId}-file`} data-testid="chat-attach">
             {t('web.p2p.chat.attach')}
@@ -292,7 +308,7 @@ export function OrderChat({ orderId, counterparty, embedded = false }: { orderId
               void sendImage(file);
             }}
           />
-          <Button type="submit" className="btn-small" busy={sending} disabled={text.trim() === ''} data-testid="chat-send">
+          <Button type="submit" className="btn-small" busy={sending} disabled={typed.trim() === ''} data-testid="chat-send">
             {t('web.p2p.chat.send')}
           </Button>
         </div>

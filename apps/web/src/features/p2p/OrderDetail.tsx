@@ -1,9 +1,19 @@
-import { errorCatalogue, securityOverviewContract } from '@keel/contracts';
-import { type FormEvent, useEffect, useState } from 'react';
+import {
+  appealP2pOrderContract,
+  errorCatalogue,
+  paymentPasswordSchema,
+  releaseP2pOrderContract,
+  securityOverviewContract,
+  validationMessages,
+} from '@keel/contracts';
+import { type ChangeEvent, useEffect, useState } from 'react';
 import { Link, Navigate } from 'react-router';
-import { useApiQuery } from '../../shared/api/useApiQuery.ts';
+import { z } from 'zod';
+import { useContractQuery } from '../../shared/api/queries.ts';
+import { bodySchema, useContractForm } from '../../shared/forms/index.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Button, Card, LoadFailedNotice, Notice, TextField } from '../../shared/ui/components.tsx';
+import { useMoneyErrorText } from '../assets/useMoneyErrorText.ts';
 import { useCountdown } from '../auth/useCountdown.ts';
 import { Fact, Time, useRefusalFormat } from '../wallet/WalletParts.tsx';
 import { appealOpensAtMs, isOrderInProgress, orderActions, orderPath, type P2pOrder, type P2pRole } from './order-rules.ts';
@@ -25,7 +35,6 @@ import { useOrderPage } from './useOrderPage.ts';
 import type { useOrderStep } from './useOrderStep.ts';
 
 const digitsOnly = (text: string) => text.replace(/\D/g, '').slice(0, 6);
-const REASON_MIN = 5;
 const REASON_MAX = 500;
 
 /** Order number, state, the spec's message for it, and the time left to pay. */
@@ -119,28 +128,38 @@ export function OrderFacts({ order }: { order: P2pOrder }) {
   );
 }
 
+/** What the release form says when "I received the money" is left unticked (a rule of the screen, not the API). */
+const RECEIVED_REQUIRED = 'p2p:receivedRequired';
+
+/**
+ * The release's body with the payment password as the contracts define it (six digits), and the
+ * confirmation that the money arrived, which only the screen asks for.
+ */
+const releaseSchema = bodySchema(releaseP2pOrderContract).safeExtend({
+  paymentPassword: paymentPasswordSchema,
+  received: z.boolean().refine((value) => value, { message: RECEIVED_REQUIRED }),
+});
+
 /** The seller's release: "I received the money" and the payment password. */
 function ReleaseForm({ order, step }: { order: P2pOrder; step: ReturnType<typeof useOrderStep> }) {
   const { t, tRich, tServer } = useI18n();
-  const [password, setPassword] = useState('');
-  const [received, setReceived] = useState(false);
-  const [checked, setChecked] = useState(false);
+  const form = useContractForm(releaseSchema, { defaultValues: { paymentPassword: '', received: false } });
+  const errorText = useMoneyErrorText();
   const wait = useCountdown();
-  const security = useApiQuery(securityOverviewContract);
+  const security = useContractQuery(securityOverviewContract);
   const format = useRefusalFormat();
   const refusal = step.refused ? describeP2pRefusal(step.refused.message, step.refused.data, format) : null;
+  const { errors } = form.formState;
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setChecked(true);
-    if (!received || password.length !== 6 || wait.seconds > 0) return;
-    const done = await step.run({ kind: 'release', paymentPassword: password });
+  const submit = form.handleSubmit(async ({ paymentPassword }) => {
+    if (wait.seconds > 0) return;
+    const done = await step.run({ kind: 'release', paymentPassword });
     if (!done) {
-      setPassword('');
+      form.setValue('paymentPassword', '');
       // Wrong tries left and the lock (ADR 0018) as they are now.
-      security.reload();
+      void security.refetch();
     }
-  }
+  });
 
   // A "too many attempts" answer closes the form for the seconds it names.
   const retry = refusal?.retryAfterSeconds;
@@ -154,9 +173,7 @@ function ReleaseForm({ order, step }: { order: P2pOrder; step: ReturnType<typeof
   const passwordError =
     refusal?.errorKey === 'WRONG_PAYMENT_PASSWORD' || refusal?.errorKey === 'PAYMENT_PASSWORD_LOCKED'
       ? [tServer(errorCatalogue[refusal.errorKey].msg), ...refusal.details.map((detail) => t(detail.key, detail.vars))].join(' — ')
-      : checked && password.length !== 6
-        ? t('web.p2p.release.passwordRequired')
-        : undefined;
+      : errorText(errors.paymentPassword, { required: t('web.p2p.release.passwordRequired') });
 
   return (
     <form className="p2p-release" onSubmit={submit} noValidate data-testid="release-form">
@@ -176,29 +193,31 @@ function ReleaseForm({ order, step }: { order: P2pOrder; step: ReturnType<typeof
       )}
       <div className="checkbox-field">
         <label className="checkbox">
-          <input type="checkbox" checked={received} onChange={(event) => setReceived(event.target.checked)} data-testid="release-received" />
+          <input type="checkbox" aria-invalid={errors.received ? true : undefined} {...form.register('received')} data-testid="release-received" />
           <span>{tRich('web.p2p.release.received', { amount: <FiatAmount key="amount" value={order.total} fiat={order.fiat} /> })}</span>
         </label>
       </div>
-      {checked && !received && (
+      {errors.received && (
         <p className="field-error" role="alert" data-testid="release-received-required">
-          {t('web.p2p.release.receivedRequired')}
+          {errorText(errors.received, { own: { [RECEIVED_REQUIRED]: t('web.p2p.release.receivedRequired') } })}
         </p>
       )}
       <TextField
         label={t('web.p2p.release.password')}
-        name="paymentPassword"
         type="password"
         inputMode="numeric"
         autoComplete="off"
         maxLength={6}
-        value={password}
         hint={t('web.settings.sixDigitsHint')}
         data-testid="release-password"
-        onChange={(event) => {
-          setPassword(digitsOnly(event.target.value));
-          step.clearRefused();
-        }}
+        {...form.register('paymentPassword', {
+          onChange: (event: ChangeEvent<HTMLInputElement>) => {
+            // Digits only, as typed: the password is six of them.
+            const digits = digitsOnly(event.target.value);
+            if (digits !== event.target.value) form.setValue('paymentPassword', digits);
+            step.clearRefused();
+          },
+        })}
         error={passwordError}
       />
       {wait.seconds > 0 && (
@@ -214,22 +233,25 @@ function ReleaseForm({ order, step }: { order: P2pOrder; step: ReturnType<typeof
   );
 }
 
+const appealSchema = bodySchema(appealP2pOrderContract);
+
 /** Either side's appeal of a paid order: a reason, then support staff decide; the escrow stays frozen. */
 function AppealForm({ order, step }: { order: P2pOrder; step: ReturnType<typeof useOrderStep> }) {
   const { t, tRich } = useI18n();
   const [open, setOpen] = useState(false);
-  const [reason, setReason] = useState('');
-  const [checked, setChecked] = useState(false);
+  const form = useContractForm(appealSchema, { defaultValues: { reason: '' } });
+  const errorText = useMoneyErrorText();
   const opensAt = appealOpensAtMs(order);
   const refusal = step.refused ? describeP2pRefusal(step.refused.message, step.refused.data, { amount: (value) => value, time: (value) => value }) : null;
-  const tooShort = reason.trim().length < REASON_MIN;
+  // The contract's rule (at least 5 characters after trimming), in the screen's words.
+  const reasonShort = t('web.p2p.refusal.reasonShort');
+  const reasonError =
+    errorText(form.formState.errors.reason, { required: reasonShort, own: { [validationMessages.appealReason]: reasonShort } }) ??
+    (refusal?.field === 'reason' ? reasonShort : undefined);
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setChecked(true);
-    if (tooShort) return;
+  const submit = form.handleSubmit(async ({ reason }) => {
     if (await step.run({ kind: 'appeal', reason })) setOpen(false);
-  }
+  });
 
   return (
     <div className="p2p-appeal" data-testid="appeal-section">
@@ -247,15 +269,11 @@ function AppealForm({ order, step }: { order: P2pOrder; step: ReturnType<typeof 
           <p className="field-hint">{t('web.p2p.appeal.intro')}</p>
           <TextAreaField
             label={t('web.p2p.appeal.reason')}
-            value={reason}
             maxLength={REASON_MAX}
             rows={4}
             testId="appeal-reason"
-            onChange={(value) => {
-              setReason(value);
-              step.clearRefused();
-            }}
-            error={(checked && tooShort) || refusal?.field === 'reason' ? t('web.p2p.refusal.reasonShort') : undefined}
+            {...form.register('reason', { onChange: () => step.clearRefused() })}
+            error={reasonError}
           />
           <div className="wallet-row-actions">
             <Button type="submit" variant="danger" className="btn-small" busy={step.busy === 'appeal'} data-testid="appeal-submit">

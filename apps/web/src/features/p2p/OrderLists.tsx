@@ -1,12 +1,12 @@
 import { listP2pOrdersContract } from '@keel/contracts';
-import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { api, isSessionError } from '../../shared/api/client.ts';
+import { loadFailed, useContractQuery } from '../../shared/api/queries.ts';
+import { usePagedQuery } from '../../shared/api/usePagedQuery.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Segmented } from '../../shared/ui/components.tsx';
 import { ChevronIcon } from '../../shared/ui/icons.tsx';
 import { PagedWalletList, WalletList } from '../wallet/WalletList.tsx';
-import { Time, usePagedList } from '../wallet/WalletParts.tsx';
+import { Time } from '../wallet/WalletParts.tsx';
 import { chatPath, orderPath, type P2pOrder } from './order-rules.ts';
 import { FiatAmount, OrderStatusBadge, ShopLinks, UsdtAmount } from './P2pParts.tsx';
 
@@ -61,7 +61,7 @@ export function OrderList() {
   const { t } = useI18n();
   const [params, setParams] = useSearchParams();
   const scope: OrderScope = params.get('scope') === 'completed' ? 'completed' : 'in_progress';
-  const list = usePagedList((page, pageSize) => api(listP2pOrdersContract, { query: { page, pageSize, scope } }), scope);
+  const list = usePagedQuery(listP2pOrdersContract, { scope });
   return (
     <>
       <Segmented<OrderScope>
@@ -90,35 +90,24 @@ const CHAT_LIST_SIZE = 50;
  */
 export function ChatList() {
   const { t } = useI18n();
-  const [orders, setOrders] = useState<P2pOrder[] | null>(null);
-  const [failed, setFailed] = useState(false);
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    let current = true;
-    void attempt;
-    setFailed(false);
-    Promise.all(
-      (['in_progress', 'completed'] as const).map((scope) => api(listP2pOrdersContract, { query: { page: 1, pageSize: CHAT_LIST_SIZE, scope } })),
-    )
-      .then(([open, done]) => {
-        if (!current) return;
-        const all = [...(open?.items ?? []), ...(done?.items ?? [])];
-        // Newest first: ids grow with time (the server's own order within each scope).
-        all.sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : BigInt(b.id) < BigInt(a.id) ? -1 : 0));
-        setOrders(all);
-      })
-      .catch((error: unknown) => {
-        if (current && !isSessionError(error)) setFailed(true);
-      });
-    return () => {
-      current = false;
-    };
-  }, [attempt]);
+  const open = useContractQuery(listP2pOrdersContract, { query: { page: 1, pageSize: CHAT_LIST_SIZE, scope: 'in_progress' } });
+  const done = useContractQuery(listP2pOrdersContract, { query: { page: 1, pageSize: CHAT_LIST_SIZE, scope: 'completed' } });
+  const orders =
+    open.data && done.data
+      ? // Newest first: ids grow with time (the server's own order within each scope).
+        [...open.data.items, ...done.data.items].sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : BigInt(b.id) < BigInt(a.id) ? -1 : 0))
+      : null;
+  const source = {
+    failed: loadFailed(open) || loadFailed(done),
+    reload: () => {
+      void open.refetch();
+      void done.refetch();
+    },
+  };
 
   return (
     <>
-      <WalletList source={{ failed, reload: () => setAttempt((value) => value + 1) }} items={orders} emptyText={t('web.p2p.chats.empty')} testId="chat-list">
+      <WalletList source={source} items={orders} emptyText={t('web.p2p.chats.empty')} testId="chat-list">
         {(order) => <OrderRow key={order.id} order={order} to={chatPath(order.id)} testId={`chat-row-${order.id}`} />}
       </WalletList>
       <ShopLinks except="chats" />

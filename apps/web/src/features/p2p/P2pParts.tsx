@@ -1,6 +1,6 @@
 import { ApiError, type contactMethodKinds, errorCatalogue } from '@keel/contracts';
 import type { MessageKey } from '@keel/locales';
-import { type ReactNode, useId, useMemo } from 'react';
+import { type ComponentPropsWithRef, type ReactNode, useId, useMemo } from 'react';
 import { Link } from 'react-router';
 import { intlLocale } from '../../shared/format/decimal.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
@@ -188,48 +188,25 @@ export function ShopLinks({ except }: { except?: 'shop' | 'sell' | 'orders' | 'c
   );
 }
 
-/** A labelled multi-line text field, its error announced to screen readers. */
+/**
+ * A labelled multi-line text field, its error announced to screen readers. It takes a textarea's
+ * props, `ref` included, so react-hook-form's `register(name)` spreads onto it (ADR 0027).
+ */
 export function TextAreaField({
   label,
-  value,
-  onChange,
   error,
   hint,
-  maxLength,
   rows = 3,
   testId,
-  name,
-  placeholder,
-}: {
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  error?: string;
-  hint?: string;
-  maxLength?: number;
-  rows?: number;
-  testId?: string;
-  name?: string;
-  placeholder?: string;
-}) {
+  ...rest
+}: Omit<ComponentPropsWithRef<'textarea'>, 'id'> & { label: string; error?: string; hint?: string; testId?: string }) {
   const id = useId();
   const describedBy = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
   return (
     <div className={error ? 'field has-error' : 'field'}>
       <label htmlFor={id}>{label}</label>
       <div className="field-control">
-        <textarea
-          id={id}
-          name={name}
-          rows={rows}
-          value={value}
-          maxLength={maxLength}
-          placeholder={placeholder}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy}
-          data-testid={testId}
-          onChange={(event) => onChange(event.target.value)}
-        />
+        <textarea id={id} rows={rows} aria-invalid={error ? true : undefined} aria-describedby={describedBy} data-testid={testId} {...rest} />
       </div>
       {error ? (
         <p className="field-error" id={`${id}-error`} role="alert">

@@ -1,28 +1,40 @@
-import { editP2pAdContract, listP2pAdsContract, postP2pAdContract, securityOverviewContract } from '@keel/contracts';
-import { type FormEvent, useEffect, useState } from 'react';
+import {
+  editP2pAdContract,
+  listAccountsContract,
+  listP2pAdsContract,
+  listRecordsContract,
+  postP2pAdContract,
+  securityOverviewContract,
+  validationMessages,
+} from '@keel/contracts';
+import { contractKey } from '@keel/ui';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Controller } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { useActionKey } from '../../shared/api/action-key.ts';
 import { api, isSessionError } from '../../shared/api/client.ts';
-import { useApiQuery } from '../../shared/api/useApiQuery.ts';
+import { loadFailed, useContractMutation, useContractQuery } from '../../shared/api/queries.ts';
+import { useContractForm } from '../../shared/forms/index.ts';
 import { normaliseAmountInput } from '../../shared/format/decimal.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Button, LoadFailedNotice, Notice, SelectField, TextField } from '../../shared/ui/components.tsx';
 import { useToast } from '../../shared/ui/toast.tsx';
 import { balanceOf } from '../assets/accounts.ts';
-import { amountProblemText } from '../assets/amount-problems.ts';
+import { amountProblem } from '../assets/amount-field.ts';
 import { AvailableWithAll } from '../assets/AvailableWithAll.tsx';
 import { useAccounts } from '../assets/useAccounts.ts';
+import { type MoneyErrorWords, useMoneyErrorText } from '../assets/useMoneyErrorText.ts';
 import { useRefusalFormat } from '../wallet/WalletParts.tsx';
 import {
-  type AdDraft,
-  type AdField,
-  type AdProblem,
-  adBody,
-  adFormProblems,
+  type AdFormContext,
+  type AdFormValues,
+  adFormSchema,
   CONTACT_MAX,
   FIAT_SCALE,
   fiatTotal,
   P2P_SCALE,
+  p2pRules,
   PAYMENT_WINDOW_DEFAULT,
   PAYMENT_WINDOW_MAX,
   PAYMENT_WINDOW_MIN,
@@ -30,60 +42,42 @@ import {
 } from './ad-form.ts';
 import type { P2pAd } from './order-rules.ts';
 import { describeP2pRefusal } from './p2p-refusal.ts';
-import {
-  contactKindKeys,
-  FiatAmount,
-  P2pRefusalNotice,
-  type Refused,
-  refusedOf,
-  TextAreaField,
-  UsdtAmount,
-  useFiatOptions,
-} from './P2pParts.tsx';
+import { contactKindKeys, FiatAmount, P2pRefusalNotice, type Refused, refusedOf, TextAreaField, UsdtAmount, useFiatOptions } from './P2pParts.tsx';
 
 const MAX_PAGES_SEARCHED = 20;
+const SEARCH_PAGE_SIZE = 100;
 
-/** One of the user's own ads, looked up in "my ads" (there is no call for a single ad). */
+/**
+ * One of the user's own ads, looked up in "my ads" (there is no call for a single ad). Cached under
+ * the list's contract, so whatever invalidates the ads invalidates it too.
+ */
 function useMyAd(adId: string | null) {
-  const [ad, setAd] = useState<P2pAd | null>(null);
-  const [problem, setProblem] = useState<'notFound' | 'failed' | null>(null);
-  const [attempt, setAttempt] = useState(0);
-  useEffect(() => {
-    if (!adId) return;
-    let current = true;
-    void attempt;
-    setProblem(null);
-    (async () => {
+  const client = useQueryClient();
+  const query = useQuery({
+    queryKey: contractKey(listP2pAdsContract, { mineById: adId }),
+    enabled: adId !== null,
+    queryFn: async (): Promise<P2pAd | null> => {
       for (let page = 1; page <= MAX_PAGES_SEARCHED; page += 1) {
-        const answer = await api(listP2pAdsContract, { query: { page, pageSize: 100, mine: 'true' } });
+        const input = { query: { page, pageSize: SEARCH_PAGE_SIZE, mine: 'true' as const } };
+        const answer = await client.fetchQuery({ queryKey: contractKey(listP2pAdsContract, input), queryFn: () => api(listP2pAdsContract, input) });
         const found = answer.items.find((each) => each.id === adId);
         if (found) return found;
-        if (page * 100 >= answer.total) break;
+        if (page * SEARCH_PAGE_SIZE >= answer.total) break;
       }
       return null;
-    })()
-      .then((found) => {
-        if (!current) return;
-        if (found) setAd(found);
-        else setProblem('notFound');
-      })
-      .catch((error: unknown) => {
-        if (current && !isSessionError(error)) setProblem('failed');
-      });
-    return () => {
-      current = false;
-    };
-  }, [adId, attempt]);
-  return { ad, problem, reload: () => setAttempt((value) => value + 1) };
+    },
+  });
+  const problem: 'notFound' | 'failed' | null = query.data === null ? 'notFound' : loadFailed(query) ? 'failed' : null;
+  return { ad: query.data ?? null, problem, reload: () => void query.refetch() };
 }
 
-const emptyDraft = (): AdDraft => ({
+const emptyValues = (): AdFormValues => ({
   fiat: 'INR',
   price: '',
   min: '',
   max: '',
   quantity: '',
-  paymentWindow: String(PAYMENT_WINDOW_DEFAULT),
+  paymentWindowMinutes: PAYMENT_WINDOW_DEFAULT,
   contact: '',
   remark: '',
 });
@@ -91,23 +85,26 @@ const emptyDraft = (): AdDraft => ({
 /** "10.000000" → "10", "12.500000" → "12.5": the server's fixed decimals, as a person would type them. */
 const typed = (value: string) => (value.includes('.') ? value.replace(/\.?0+$/, '') : value);
 
-const draftOf = (ad: P2pAd): AdDraft => ({
+const valuesOf = (ad: P2pAd): AdFormValues => ({
   fiat: ad.fiat,
   price: ad.price,
   min: typed(ad.min),
   max: typed(ad.max),
   quantity: typed(ad.remaining),
-  paymentWindow: String(ad.paymentWindowMinutes),
+  paymentWindowMinutes: ad.paymentWindowMinutes,
   contact: ad.contact,
   remark: ad.remark,
 });
+
+type AdField = keyof AdFormValues;
 
 /**
  * /trade/shopping/sell: post a sell ad (or, with `?ad={id}`, edit one of mine). The whole quantity
  * is frozen in escrow (a ledger hold) when the ad is posted, so every order on it is backed by coins
  * that cannot move elsewhere; what is not sold returns when the ad is lowered or closed. Selling
  * needs identity verification and a bound contact method (spec section 5); the contact is prefilled
- * from the user's P2P contact methods.
+ * from the user's P2P contact methods. The form is checked by `adFormSchema` (the contract's
+ * fields and the P2P rules between them).
  */
 export function SellAdForm({ editId }: { editId: string | null }) {
   const { t, tRich } = useI18n();
@@ -116,15 +113,23 @@ export function SellAdForm({ editId }: { editId: string | null }) {
   const actionKey = useActionKey();
   const format = useRefusalFormat();
   const fiatOptions = useFiatOptions();
-  const security = useApiQuery(securityOverviewContract);
+  const errorText = useMoneyErrorText();
+  const security = useContractQuery(securityOverviewContract);
   const { accounts, failed: accountsFailed, reload: reloadAccounts } = useAccounts();
+  // An ad's quantity is held in escrow from the coin account: balances and records change with it.
+  const changes = { invalidates: [listP2pAdsContract, listAccountsContract, listRecordsContract] };
+  const post = useContractMutation(postP2pAdContract, changes);
+  const edit = useContractMutation(editP2pAdContract, changes);
   const existing = useMyAd(editId);
   const editing = editId !== null;
-  const [draft, setDraft] = useState<AdDraft>(emptyDraft);
+  const available = accounts ? (balanceOf(accounts, 'coin', 'USDT')?.available ?? '0') : undefined;
+  // The schema reads the balance and the ad on screen when it checks.
+  const context = useRef<AdFormContext>({ mode: editing ? 'edit' : 'post' });
+  context.current = editing ? { mode: 'edit', currentRemaining: existing.ad?.remaining } : { mode: 'post', available };
+  const schema = useMemo(() => adFormSchema(() => context.current), []);
+  const form = useContractForm(schema, { defaultValues: emptyValues() });
+  const { errors, isSubmitted } = form.formState;
   const [loadedAd, setLoadedAd] = useState<string | null>(null);
-  const [contactTouched, setContactTouched] = useState(false);
-  const [checked, setChecked] = useState(false);
-  const [busy, setBusy] = useState(false);
   const [refused, setRefused] = useState<Refused | null>(null);
 
   const methods = security.data?.contactMethods ?? [];
@@ -132,93 +137,84 @@ export function SellAdForm({ editId }: { editId: string | null }) {
   const allMethods = methodTexts.join(' · ');
 
   // The ad being edited fills the form once it is found.
-  if (existing.ad && loadedAd !== existing.ad.id) {
+  useEffect(() => {
+    if (!existing.ad || loadedAd === existing.ad.id) return;
     setLoadedAd(existing.ad.id);
-    setDraft(draftOf(existing.ad));
-    setContactTouched(true);
-  }
+    form.reset(valuesOf(existing.ad));
+  }, [existing.ad, loadedAd, form]);
   // A new ad's contact starts as the user's contact methods, until the user changes it.
-  if (!editing && !contactTouched && methodTexts.length > 0 && draft.contact === '') {
-    setDraft((current) => ({ ...current, contact: allMethods.length <= CONTACT_MAX ? allMethods : (methodTexts[0] ?? '') }));
-  }
+  const suggestedContact = allMethods.length <= CONTACT_MAX ? allMethods : (methodTexts[0] ?? '');
+  useEffect(() => {
+    if (editing || suggestedContact === '' || form.getFieldState('contact').isDirty || form.getValues('contact') !== '') return;
+    form.setValue('contact', suggestedContact);
+  }, [editing, suggestedContact, form]);
 
-  const available = accounts ? (balanceOf(accounts, 'coin', 'USDT')?.available ?? '0') : undefined;
-  const problems = adFormProblems(draft, editing ? { mode: 'edit', currentRemaining: existing.ad?.remaining } : { mode: 'post', available });
+  const [fiat, quantity, price] = form.watch(['fiat', 'quantity', 'price']);
   const refusal = refused ? describeP2pRefusal(refused.message, refused.data, { amount: (value) => value, time: (value) => value }) : null;
-  const quantityValid = problems.quantity === undefined && draft.quantity.trim() !== '';
-  const worth = quantityValid && problems.price === undefined ? fiatTotal(draft.quantity, draft.price) : undefined;
+  const quantityText = normaliseAmountInput(quantity);
+  // Read as typed for the figures below, and for the one problem worth saying before the user
+  // submits (more than the coin account has); the whole form is checked on submit.
+  const liveQuantityProblem = !editing && quantityText !== '' ? amountProblem(quantityText, { scale: P2P_SCALE, available }) : null;
+  const quantityValid = quantityText !== '' && liveQuantityProblem === null && amountProblem(quantityText, { scale: P2P_SCALE }) === null;
+  const worth = quantityValid ? fiatTotal(quantityText, price) : undefined;
 
-  function set(field: AdField, value: string) {
-    setDraft((current) => ({ ...current, [field]: value }));
-    setRefused(null);
-  }
-
-  function problemText(field: AdField, problem: AdProblem | undefined): string | undefined {
-    switch (problem) {
-      case undefined:
-        return undefined;
-      case 'fiat':
-        return t('web.p2p.sell.problem.fiat');
-      case 'minBelowFloor':
-        return t('web.p2p.refusal.minBelowFloor', { floor: '1 USDT' });
-      case 'minAboveMax':
-        return t('web.p2p.refusal.minAboveMax');
-      case 'minAboveQuantity':
-        return t('web.p2p.refusal.minAboveTotal');
-      case 'remainingOnlyDown':
-        return t('web.p2p.refusal.remainingOnlyDown', { remaining: format.amount(existing.ad?.remaining ?? '0', 'USDT') });
-      case 'windowRange':
-        return t('web.p2p.sell.problem.window', { min: PAYMENT_WINDOW_MIN, max: PAYMENT_WINDOW_MAX });
-      case 'tooLong':
-        return t('web.p2p.sell.problem.tooLong', { max: field === 'contact' ? CONTACT_MAX : REMARK_MAX });
-      case 'plainText':
-        return t('web.p2p.sell.problem.plainText');
-      case 'required':
-        return field === 'contact' ? t('web.p2p.sell.problem.contactRequired') : t('web.p2p.sell.problem.required');
-      default:
-        return amountProblemText(t, problem, {
-          asset: field === 'price' ? draft.fiat : 'USDT',
-          scale: field === 'price' ? FIAT_SCALE : P2P_SCALE,
-          requiredText: t('web.p2p.sell.problem.required'),
-        });
-    }
-  }
+  const usdtWords = { required: t('web.p2p.sell.problem.required'), asset: 'USDT', scale: P2P_SCALE };
+  const own = {
+    [p2pRules.minBelowFloor]: t('web.p2p.refusal.minBelowFloor', { floor: '1 USDT' }),
+    [p2pRules.minAboveMax]: t('web.p2p.refusal.minAboveMax'),
+    [p2pRules.minAboveQuantity]: t('web.p2p.refusal.minAboveTotal'),
+    [p2pRules.remainingOnlyDown]: t('web.p2p.refusal.remainingOnlyDown', { remaining: format.amount(existing.ad?.remaining ?? '0', 'USDT') }),
+  };
+  const words: Record<AdField, MoneyErrorWords> = {
+    fiat: { own: { [validationMessages.currencyCode]: t('web.p2p.sell.problem.fiat') } },
+    price: { required: t('web.p2p.sell.problem.required'), asset: fiat, scale: FIAT_SCALE },
+    min: { ...usdtWords, own },
+    max: usdtWords,
+    quantity: { ...usdtWords, own },
+    paymentWindowMinutes: {},
+    contact: { required: t('web.p2p.sell.problem.contactRequired') },
+    remark: {},
+  };
 
   // A field's own problem shows after the first submit (the balance at once); a refusal about a
   // field marks it too, its words being in the refusal notice above.
   const shown = (field: AdField) => {
-    const own = checked || (field === 'quantity' && problems.quantity === 'aboveAvailable') ? problemText(field, problems[field]) : undefined;
+    const own =
+      errors[field] !== undefined
+        ? // Whatever is wrong with the window (empty, not whole, out of range), its range says what fits.
+          field === 'paymentWindowMinutes'
+          ? t('web.p2p.sell.problem.window', { min: PAYMENT_WINDOW_MIN, max: PAYMENT_WINDOW_MAX })
+          : errorText(errors[field], words[field])
+        : field === 'quantity' && liveQuantityProblem === 'aboveAvailable'
+          ? errorText({ message: `amount:${liveQuantityProblem}` }, words.quantity)
+          : undefined;
     return own ?? (refusal?.field === field ? t('web.p2p.sell.problem.seeAbove') : undefined);
   };
+  const field = (name: Exclude<AdField, 'fiat' | 'paymentWindowMinutes'>) => form.register(name, { onChange: () => setRefused(null) });
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setChecked(true);
+  const submit = form.handleSubmit(async ({ quantity: amount, ...terms }) => {
     setRefused(null);
-    if (Object.keys(problems).length > 0) return;
-    setBusy(true);
     try {
       if (editing && editId) {
-        const body = { ...adBody(draft), remaining: normaliseAmountInput(draft.quantity) };
-        await api(editP2pAdContract, { params: { adId: editId }, body, idempotencyKey: actionKey.keyFor(JSON.stringify({ editId, body })) });
+        const body = { ...terms, remaining: amount };
+        await edit.mutateAsync({ params: { adId: editId }, body, idempotencyKey: actionKey.keyFor(JSON.stringify({ editId, body })) });
         actionKey.settle();
         toast(t('web.p2p.sell.saved'));
       } else {
-        const body = { ...adBody(draft), total: normaliseAmountInput(draft.quantity) };
-        await api(postP2pAdContract, { body, idempotencyKey: actionKey.keyFor(JSON.stringify(body)) });
+        const body = { ...terms, total: amount };
+        await post.mutateAsync({ body, idempotencyKey: actionKey.keyFor(JSON.stringify(body)) });
         actionKey.settle();
         toast(t('web.p2p.sell.posted'));
       }
       navigate('/trade/shopping/trading/sell');
     } catch (error) {
       actionKey.settle(error);
-      setBusy(false);
       if (isSessionError(error)) return;
       setRefused(refusedOf(error));
       reloadAccounts();
-      security.reload();
+      void security.refetch();
     }
-  }
+  });
 
   if (editing && existing.problem === 'notFound') {
     return (
@@ -240,10 +236,10 @@ export function SellAdForm({ editId }: { editId: string | null }) {
 
   return (
     <>
-      {(security.failed || accountsFailed) && (
+      {(loadFailed(security) || accountsFailed) && (
         <LoadFailedNotice
           onRetry={() => {
-            security.reload();
+            void security.refetch();
             reloadAccounts();
           }}
         />
@@ -258,78 +254,58 @@ export function SellAdForm({ editId }: { editId: string | null }) {
       )}
       <form className="card form-card" onSubmit={submit} noValidate data-testid="sell-form">
         {refused && <P2pRefusalNotice refused={refused} testId="sell-error" />}
-        <SelectField
-          label={t('web.p2p.sell.fiat')}
-          value={draft.fiat}
-          options={fiatOptions.some((option) => option.value === draft.fiat) ? fiatOptions : [{ value: draft.fiat, label: draft.fiat }, ...fiatOptions]}
-          testId="sell-fiat"
-          error={checked ? problemText('fiat', problems.fiat) : undefined}
-          onChange={(value) => set('fiat', value)}
+        <Controller
+          control={form.control}
+          name="fiat"
+          render={({ field: { value, onChange } }) => (
+            <SelectField
+              label={t('web.p2p.sell.fiat')}
+              value={value}
+              options={fiatOptions.some((option) => option.value === value) ? fiatOptions : [{ value, label: value }, ...fiatOptions]}
+              testId="sell-fiat"
+              error={shown('fiat')}
+              onChange={(next) => {
+                onChange(next);
+                setRefused(null);
+              }}
+            />
+          )}
         />
         <TextField
-          label={t('web.p2p.sell.price', { fiat: draft.fiat })}
-          name="price"
+          label={t('web.p2p.sell.price', { fiat })}
           inputMode="decimal"
           autoComplete="off"
           maxLength={40}
-          value={draft.price}
-          hint={t('web.p2p.sell.priceHint', { fiat: draft.fiat })}
+          hint={t('web.p2p.sell.priceHint', { fiat })}
           data-testid="sell-price"
-          onChange={(event) => set('price', event.target.value)}
+          {...field('price')}
           error={shown('price')}
         />
         <div className="p2p-pair">
-          <TextField
-            label={t('web.p2p.sell.min')}
-            name="min"
-            inputMode="decimal"
-            autoComplete="off"
-            maxLength={40}
-            value={draft.min}
-            data-testid="sell-min"
-            onChange={(event) => set('min', event.target.value)}
-            error={shown('min')}
-          />
-          <TextField
-            label={t('web.p2p.sell.max')}
-            name="max"
-            inputMode="decimal"
-            autoComplete="off"
-            maxLength={40}
-            value={draft.max}
-            data-testid="sell-max"
-            onChange={(event) => set('max', event.target.value)}
-            error={shown('max')}
-          />
+          <TextField label={t('web.p2p.sell.min')} inputMode="decimal" autoComplete="off" maxLength={40} data-testid="sell-min" {...field('min')} error={shown('min')} />
+          <TextField label={t('web.p2p.sell.max')} inputMode="decimal" autoComplete="off" maxLength={40} data-testid="sell-max" {...field('max')} error={shown('max')} />
         </div>
         <p className="field-hint">{t('web.p2p.sell.limitsHint')}</p>
         {editing && existing.ad ? (
           <TextField
             label={t('web.p2p.sell.remaining')}
-            name="remaining"
             inputMode="decimal"
             autoComplete="off"
             maxLength={40}
-            value={draft.quantity}
             hint={t('web.p2p.sell.remainingHint', { remaining: format.amount(existing.ad.remaining, 'USDT') })}
             data-testid="sell-remaining"
-            onChange={(event) => set('quantity', event.target.value)}
+            {...field('quantity')}
             error={shown('quantity')}
           />
         ) : (
           <div className="amount-field">
-            <TextField
-              label={t('web.p2p.sell.total')}
-              name="total"
-              inputMode="decimal"
-              autoComplete="off"
-              maxLength={40}
-              value={draft.quantity}
-              data-testid="sell-total"
-              onChange={(event) => set('quantity', event.target.value)}
-              error={shown('quantity')}
+            <TextField label={t('web.p2p.sell.total')} inputMode="decimal" autoComplete="off" maxLength={40} data-testid="sell-total" {...field('quantity')} error={shown('quantity')} />
+            <AvailableWithAll
+              available={available}
+              asset="USDT"
+              testIdPrefix="sell"
+              onAll={(all) => form.setValue('quantity', all, { shouldDirty: true, shouldValidate: isSubmitted })}
             />
-            <AvailableWithAll available={available} asset="USDT" testIdPrefix="sell" onAll={(all) => set('quantity', all)} />
           </div>
         )}
         {!editing && (
@@ -337,13 +313,13 @@ export function SellAdForm({ editId }: { editId: string | null }) {
             <div className="p2p-notice-text">
               <p>
                 {quantityValid
-                  ? tRich('web.p2p.sell.frozenAmount', { amount: <UsdtAmount key="amount" value={normaliseAmountInput(draft.quantity)} testId="sell-frozen" /> })
+                  ? tRich('web.p2p.sell.frozenAmount', { amount: <UsdtAmount key="amount" value={quantityText} testId="sell-frozen" /> })
                   : t('web.p2p.sell.frozenNote')}
               </p>
               <p>{t('web.p2p.sell.frozenWhy')}</p>
               {worth && (
                 <p data-testid="sell-worth">
-                  {tRich('web.p2p.sell.worth', { amount: <FiatAmount key="amount" value={worth} fiat={draft.fiat} /> })}
+                  {tRich('web.p2p.sell.worth', { amount: <FiatAmount key="amount" value={worth} fiat={fiat} /> })}
                 </p>
               )}
             </div>
@@ -351,17 +327,15 @@ export function SellAdForm({ editId }: { editId: string | null }) {
         )}
         <TextField
           label={t('web.p2p.sell.window')}
-          name="paymentWindow"
           type="number"
           inputMode="numeric"
           min={PAYMENT_WINDOW_MIN}
           max={PAYMENT_WINDOW_MAX}
           step={1}
-          value={draft.paymentWindow}
           hint={t('web.p2p.sell.windowHint', { min: PAYMENT_WINDOW_MIN, max: PAYMENT_WINDOW_MAX })}
           data-testid="sell-window"
-          onChange={(event) => set('paymentWindow', event.target.value)}
-          error={checked ? problemText('paymentWindow', problems.paymentWindow) : undefined}
+          {...form.register('paymentWindowMinutes', { valueAsNumber: true, onChange: () => setRefused(null) })}
+          error={shown('paymentWindowMinutes')}
         />
         {methodTexts.length > 1 && (
           <SelectField
@@ -374,36 +348,29 @@ export function SellAdForm({ editId }: { editId: string | null }) {
             ]}
             testId="sell-contact-pick"
             onChange={(value) => {
-              setContactTouched(true);
-              set('contact', value === 'all' ? allMethods : (methodTexts[Number(value)] ?? ''));
+              form.setValue('contact', value === 'all' ? allMethods : (methodTexts[Number(value)] ?? ''), { shouldDirty: true, shouldValidate: isSubmitted });
+              setRefused(null);
             }}
           />
         )}
         <TextAreaField
           label={t('web.p2p.sell.contact')}
-          name="contact"
           rows={2}
           maxLength={CONTACT_MAX}
-          value={draft.contact}
           hint={t('web.p2p.sell.contactHint')}
           testId="sell-contact"
-          onChange={(value) => {
-            setContactTouched(true);
-            set('contact', value);
-          }}
-          error={checked ? problemText('contact', problems.contact) : undefined}
+          {...field('contact')}
+          error={shown('contact')}
         />
         <TextAreaField
           label={t('web.p2p.sell.remark')}
-          name="remark"
           maxLength={REMARK_MAX}
-          value={draft.remark}
           hint={t('web.p2p.sell.remarkHint')}
           testId="sell-remark"
-          onChange={(value) => set('remark', value)}
-          error={checked ? problemText('remark', problems.remark) : undefined}
+          {...field('remark')}
+          error={shown('remark')}
         />
-        <Button type="submit" block busy={busy} data-testid="sell-submit">
+        <Button type="submit" block busy={post.isPending || edit.isPending || post.isSuccess || edit.isSuccess} data-testid="sell-submit">
           {editing ? t('web.p2p.sell.save') : t('web.p2p.sell.submit')}
         </Button>
       </form>

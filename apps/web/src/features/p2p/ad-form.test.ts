@@ -1,82 +1,113 @@
 import { describe, expect, it } from 'vitest';
-import { type AdDraft, adBody, adFormProblems, buyQuantityProblem, fiatTotal, maxBuyable } from './ad-form.ts';
+import { acceptableQuantity, type AdFormContext, adFormSchema, buyFormSchema, fiatTotal, maxBuyable, p2pRules } from './ad-form.ts';
 
-const draft = (changes: Partial<AdDraft> = {}): AdDraft => ({
+const values = (changes: Record<string, unknown> = {}) => ({
   fiat: 'INR',
   price: '88.50',
   min: '10',
   max: '500',
   quantity: '1000',
-  paymentWindow: '15',
+  paymentWindowMinutes: 15,
   contact: 'telegram: @seller',
   remark: '',
   ...changes,
 });
 
-describe('adFormProblems (new ad)', () => {
-  const post = { mode: 'post' as const, available: '2000' };
+/** The message of each field's first problem (`{}` when the form may be sent). */
+function problems(context: AdFormContext, changes: Record<string, unknown> = {}): Record<string, string> {
+  const result = adFormSchema(() => context).safeParse(values(changes));
+  if (result.success) return {};
+  const found: Record<string, string> = {};
+  for (const issue of result.error.issues) found[issue.path.join('.')] ??= issue.message;
+  return found;
+}
 
-  it('accepts a complete ad', () => {
-    expect(adFormProblems(draft(), post)).toEqual({});
+describe('the sell-ad form (new ad)', () => {
+  const post: AdFormContext = { mode: 'post', available: '2000' };
+
+  it('accepts a complete ad and sends canonical values', () => {
+    expect(problems(post)).toEqual({});
+    const parsed = adFormSchema(() => post).parse(values({ fiat: ' inr ', price: '88,5', contact: ' tg ', remark: ' fast ' }));
+    expect(parsed).toEqual({ fiat: 'INR', price: '88.5', min: '10', max: '500', quantity: '1000', paymentWindowMinutes: 15, contact: 'tg', remark: 'fast' });
   });
 
-  it('wants an ISO currency code and a price with at most two decimals', () => {
-    expect(adFormProblems(draft({ fiat: 'rupees' }), post).fiat).toBe('fiat');
-    expect(adFormProblems(draft({ fiat: 'inr' }), post).fiat).toBeUndefined();
-    expect(adFormProblems(draft({ price: '88.505' }), post).price).toBe('tooManyDecimals');
-    expect(adFormProblems(draft({ price: '' }), post).price).toBe('required');
-    expect(adFormProblems(draft({ price: '0' }), post).price).toBe('notPositive');
+  it('takes the contract’s rules: an ISO currency code, the window of 5 to 120 whole minutes, plain text', () => {
+    expect(problems(post, { fiat: 'rupees' }).fiat).toBeDefined();
+    for (const window of [4, 121, 15.5, Number.NaN]) expect(problems(post, { paymentWindowMinutes: window }).paymentWindowMinutes, String(window)).toBeDefined();
+    for (const window of [5, 120]) expect(problems(post, { paymentWindowMinutes: window }).paymentWindowMinutes).toBeUndefined();
+    expect(problems(post, { contact: '  ' }).contact).toBeDefined();
+    expect(problems(post, { contact: '<b>me</b>' }).contact).toBeDefined();
+    expect(problems(post, { contact: 'x'.repeat(201) }).contact).toBeDefined();
+    expect(problems(post, { remark: 'fast\u0007' }).remark).toBeDefined();
+  });
+
+  it('checks each amount: a price of at most two decimals, quantities of six, above zero', () => {
+    expect(problems(post, { price: '88.505' }).price).toBe('amount:tooManyDecimals');
+    expect(problems(post, { price: '0' }).price).toBe('amount:notPositive');
+    expect(problems(post, { max: '1.0000001' }).max).toBe('amount:tooManyDecimals');
+    expect(problems(post, { quantity: 'ten' }).quantity).toBe('amount:format');
   });
 
   it('keeps the limits in order: 1 USDT ≤ min ≤ max, min ≤ total', () => {
-    expect(adFormProblems(draft({ min: '0.5' }), post).min).toBe('minBelowFloor');
-    expect(adFormProblems(draft({ min: '1' }), post).min).toBeUndefined();
-    expect(adFormProblems(draft({ min: '600' }), post).min).toBe('minAboveMax');
-    expect(adFormProblems(draft({ min: '200', max: '5000', quantity: '100' }), post).min).toBe('minAboveQuantity');
-    expect(adFormProblems(draft({ max: '1.0000001' }), post).max).toBe('tooManyDecimals');
+    expect(problems(post, { min: '0.5' }).min).toBe(p2pRules.minBelowFloor);
+    expect(problems(post, { min: '1' }).min).toBeUndefined();
+    expect(problems(post, { min: '600' }).min).toBe(p2pRules.minAboveMax);
+    expect(problems(post, { min: '200', max: '5000', quantity: '100' }).min).toBe(p2pRules.minAboveQuantity);
+    // A limit compared with a field that has its own problem waits for that one.
+    expect(problems(post, { min: '600', max: 'lots' })).toEqual({ max: 'amount:format' });
   });
 
-  it('freezes no more than the coin account has', () => {
-    expect(adFormProblems(draft({ quantity: '2000.000001' }), post).quantity).toBe('aboveAvailable');
-    expect(adFormProblems(draft({ quantity: '2000' }), post).quantity).toBeUndefined();
-    expect(adFormProblems(draft({ quantity: '0' }), post).quantity).toBe('notPositive');
-  });
-
-  it('wants a payment window of 5 to 120 whole minutes', () => {
-    for (const window of ['4', '121', '', '15.5', 'abc']) expect(adFormProblems(draft({ paymentWindow: window }), post).paymentWindow, window).toBe('windowRange');
-    for (const window of ['5', '15', '120']) expect(adFormProblems(draft({ paymentWindow: window }), post).paymentWindow, window).toBeUndefined();
-  });
-
-  it('wants a contact, and plain text in the contact and the remark', () => {
-    expect(adFormProblems(draft({ contact: '  ' }), post).contact).toBe('required');
-    expect(adFormProblems(draft({ contact: '<b>me</b>' }), post).contact).toBe('plainText');
-    expect(adFormProblems(draft({ contact: 'x'.repeat(201) }), post).contact).toBe('tooLong');
-    expect(adFormProblems(draft({ remark: 'fast\u0007' }), post).remark).toBe('plainText');
-    expect(adFormProblems(draft({ remark: 'x'.repeat(501) }), post).remark).toBe('tooLong');
+  it('freezes no more than the coin account has, as it is when the form is checked', () => {
+    expect(problems(post, { quantity: '2000.000001' }).quantity).toBe('amount:aboveAvailable');
+    expect(problems(post, { quantity: '2000' }).quantity).toBeUndefined();
+    expect(problems(post, { quantity: '0' }).quantity).toBe('amount:notPositive');
+    const context: AdFormContext = { mode: 'post', available: '2000' };
+    const schema = adFormSchema(() => context);
+    context.available = '500';
+    expect(schema.safeParse(values()).success).toBe(false);
   });
 });
 
-describe('adFormProblems (edit)', () => {
-  const edit = { mode: 'edit' as const, currentRemaining: '300' };
+describe('the sell-ad form (edit)', () => {
+  const edit: AdFormContext = { mode: 'edit', currentRemaining: '300' };
 
   it('lets what the ad offers go down, even to zero, never up', () => {
-    expect(adFormProblems(draft({ quantity: '300' }), edit).quantity).toBeUndefined();
-    expect(adFormProblems(draft({ quantity: '0', min: '10' }), edit)).toEqual({});
-    expect(adFormProblems(draft({ quantity: '300.5' }), edit).quantity).toBe('remainingOnlyDown');
+    expect(problems(edit, { quantity: '300' })).toEqual({});
+    expect(problems(edit, { quantity: '0', min: '10' })).toEqual({});
+    expect(problems(edit, { quantity: '300.5' }).quantity).toBe(p2pRules.remainingOnlyDown);
+    expect(problems(edit, { quantity: '-1' }).quantity).toBe('amount:format');
   });
 });
 
-describe('adBody', () => {
-  it('sends canonical values', () => {
-    expect(adBody(draft({ fiat: ' inr ', price: '88,5', paymentWindow: ' 30 ', contact: ' tg ', remark: ' fast ' }))).toEqual({
-      fiat: 'INR',
-      price: '88.5',
-      min: '10',
-      max: '500',
-      paymentWindowMinutes: 30,
-      contact: 'tg',
-      remark: 'fast',
-    });
+describe('the buy form', () => {
+  const ad = { min: '10.000000', max: '500.000000', remaining: '300.000000' };
+  const quantityProblem = (quantity: string) => {
+    const result = buyFormSchema(ad).safeParse({ quantity, remark: '' });
+    return result.success ? null : result.error.issues[0]!.message;
+  };
+
+  it('keeps an order within the ad’s min, max and what it has left', () => {
+    expect(quantityProblem('10')).toBeNull();
+    expect(quantityProblem('9.999999')).toBe(p2pRules.belowMin);
+    expect(quantityProblem('300')).toBeNull();
+    expect(quantityProblem('300.000001')).toBe(p2pRules.aboveRemaining);
+    expect(buyFormSchema({ ...ad, remaining: '1000' }).safeParse({ quantity: '600', remark: '' }).error?.issues[0]?.message).toBe(p2pRules.aboveMax);
+    expect(quantityProblem('1.0000001')).toBe('amount:tooManyDecimals');
+  });
+
+  it('sends the quantity as typed, canonical, and the remark trimmed', () => {
+    expect(buyFormSchema(ad).parse({ quantity: ' 12,5 ', remark: ' IMPS ' })).toEqual({ quantity: '12.5', remark: 'IMPS' });
+  });
+
+  it('prices only a quantity the ad would take', () => {
+    expect(acceptableQuantity('100', ad)).toBe('100');
+    expect(acceptableQuantity('5', ad)).toBeNull();
+    expect(acceptableQuantity('', ad)).toBeNull();
+  });
+
+  it('offers the smaller of max and what is left', () => {
+    expect(maxBuyable(ad)).toBe('300.000000');
+    expect(maxBuyable({ max: '50', remaining: '300' })).toBe('50');
   });
 });
 
@@ -92,24 +123,5 @@ describe('fiatTotal', () => {
   it('is undefined while either is not a number', () => {
     expect(fiatTotal('', '1')).toBeUndefined();
     expect(fiatTotal('1', 'abc')).toBeUndefined();
-  });
-});
-
-describe('buyQuantityProblem', () => {
-  const ad = { min: '10.000000', max: '500.000000', remaining: '300.000000' };
-
-  it('keeps an order within the ad’s min, max and what it has left', () => {
-    expect(buyQuantityProblem('10', ad)).toBeNull();
-    expect(buyQuantityProblem('9.999999', ad)).toBe('belowMin');
-    expect(buyQuantityProblem('300', ad)).toBeNull();
-    expect(buyQuantityProblem('300.000001', ad)).toBe('aboveRemaining');
-    expect(buyQuantityProblem('600', { ...ad, remaining: '1000' })).toBe('aboveMax');
-    expect(buyQuantityProblem('', ad)).toBe('required');
-    expect(buyQuantityProblem('1.0000001', ad)).toBe('tooManyDecimals');
-  });
-
-  it('offers the smaller of max and what is left', () => {
-    expect(maxBuyable(ad)).toBe('300.000000');
-    expect(maxBuyable({ max: '50', remaining: '300' })).toBe('50');
   });
 });

@@ -1,10 +1,15 @@
-import { type AmountInputProblem, checkAmountInput, compareDecimal, isDecimal, normaliseAmountInput, parseDecimal } from '../../shared/format/decimal.ts';
+import { placeP2pOrderContract, postP2pAdContract } from '@keel/contracts';
+import { z } from 'zod';
+import { compareDecimal, isDecimal, normaliseAmountInput, parseDecimal } from '../../shared/format/decimal.ts';
+import { amountField, amountProblem } from '../assets/amount-field.ts';
 
 /**
- * The sell-ad form's checks, mirroring the server's (p2p.contracts.ts and manage-ads.ts): an ISO
- * 4217 currency, a price with at most two decimals, limits of USDT (six decimals) with min ≥ 1 USDT
- * (the published floor) and min ≤ max, min no more than the quantity offered, a payment window of
- * 5–120 minutes, a contact and a remark of plain text. The server checks again and decides.
+ * The P2P forms' schemas (ADR 0027): the contracts' own fields (`p2p.contracts.ts`: the currency
+ * code, the payment window's 5–120 minutes, the contact and the remark as plain text) with the
+ * amount fields of the money forms (`amountField`: format, decimals, above zero, the balance), plus
+ * the rules between fields that a contract cannot state and the server checks in `manage-ads.ts`
+ * and `place-order.ts`: min ≥ 1 USDT (the published floor), min ≤ max, min ≤ the quantity offered,
+ * what an ad offers only goes down, and an order within the ad's min, max and what it has left.
  */
 
 /** Decimals of the prices (fiat hundredths) and of the quantities (USDT). */
@@ -12,6 +17,7 @@ export const FIAT_SCALE = 2;
 export const P2P_SCALE = 6;
 /** The smallest order an ad may allow (manage-ads.ts MIN_ORDER_MINOR). */
 export const MIN_ORDER_USDT = '1';
+/** The payment window's range and default, as `p2p.contracts.ts` has them (for the field's hint). */
 export const PAYMENT_WINDOW_MIN = 5;
 export const PAYMENT_WINDOW_MAX = 120;
 export const PAYMENT_WINDOW_DEFAULT = 15;
@@ -51,32 +57,22 @@ export function isFiatCode(value: string | null | undefined): value is string {
   return typeof value === 'string' && /^[A-Z]{3}$/.test(value);
 }
 
-export interface AdDraft {
-  fiat: string;
-  price: string;
-  min: string;
-  max: string;
-  /** New ad: the total quantity frozen; edit: what the ad still offers (may only go down). */
-  quantity: string;
-  paymentWindow: string;
-  contact: string;
-  remark: string;
-}
+/** The P2P rules' problems, as a field error's message (`p2p:<rule>`), put into words by the forms. */
+export const p2pRules = {
+  minBelowFloor: 'p2p:minBelowFloor',
+  minAboveMax: 'p2p:minAboveMax',
+  minAboveQuantity: 'p2p:minAboveQuantity',
+  remainingOnlyDown: 'p2p:remainingOnlyDown',
+  belowMin: 'p2p:belowMin',
+  aboveMax: 'p2p:aboveMax',
+  aboveRemaining: 'p2p:aboveRemaining',
+} as const;
 
-export type AdField = keyof AdDraft;
+const decimalOf = (text: string) => (isDecimal(text) ? parseDecimal(text) : undefined);
+/** True for a text that is a positive amount of USDT as typed (normalised), the only kind the limits compare. */
+const isQuantity = (text: string) => text !== '' && amountProblem(text, { scale: P2P_SCALE }) === null;
 
-export type AdProblem =
-  | AmountInputProblem
-  | 'fiat'
-  | 'minBelowFloor'
-  | 'minAboveMax'
-  | 'minAboveQuantity'
-  | 'remainingOnlyDown'
-  | 'windowRange'
-  | 'tooLong'
-  | 'plainText';
-
-export interface AdContext {
+export interface AdFormContext {
   mode: 'post' | 'edit';
   /** New ad: the coin account's available USDT, when known. */
   available?: string;
@@ -84,77 +80,101 @@ export interface AdContext {
   currentRemaining?: string;
 }
 
-/** Control characters and angle brackets: the server refuses them in a contact or a remark. */
-const NOT_PLAIN = /[\p{Cc}<>]/u;
-
-function textProblem(text: string, max: number, required: boolean): AdProblem | undefined {
-  const trimmed = text.trim();
-  if (required && trimmed === '') return 'required';
-  if (trimmed.length > max) return 'tooLong';
-  if (NOT_PLAIN.test(trimmed)) return 'plainText';
-  return undefined;
+/** What the form holds: the contract's fields as typed (the window as a number). */
+export interface AdFormValues {
+  fiat: string;
+  price: string;
+  min: string;
+  max: string;
+  /** New ad: the total quantity frozen; edit: what the ad still offers (it may only go down, to zero). */
+  quantity: string;
+  paymentWindowMinutes: number;
+  contact: string;
+  remark: string;
 }
 
-/** A decimal the user typed, made canonical, or undefined when it is not one. */
-function decimalOf(text: string): ReturnType<typeof parseDecimal> | undefined {
-  const normalised = normaliseAmountInput(text);
-  return isDecimal(normalised) ? parseDecimal(normalised) : undefined;
+const adContractFields = postP2pAdContract.body!.pick({ fiat: true, paymentWindowMinutes: true, contact: true, remark: true });
+
+/** What an edited ad still offers: zero (nothing more to sell), or a quantity no larger than now. */
+function remainingField(context: () => AdFormContext) {
+  return z
+    .string()
+    .transform(normaliseAmountInput)
+    .superRefine((text, issues) => {
+      if (text !== '' && decimalOf(text)?.minor === 0n) return;
+      const problem = text === '' ? 'required' : amountProblem(text, { scale: P2P_SCALE });
+      if (problem) {
+        issues.addIssue({ code: 'custom', message: `amount:${problem}` });
+        return;
+      }
+      const current = context().currentRemaining;
+      if (current !== undefined && isDecimal(current) && compareDecimal(parseDecimal(text), parseDecimal(current)) > 0) {
+        issues.addIssue({ code: 'custom', message: p2pRules.remainingOnlyDown });
+      }
+    });
 }
 
-/** Every field's problem; an empty object means the form may be sent. */
-export function adFormProblems(draft: AdDraft, context: AdContext): Partial<Record<AdField, AdProblem>> {
-  const problems: Partial<Record<AdField, AdProblem>> = {};
-  if (!isFiatCode(draft.fiat.trim().toUpperCase())) problems.fiat = 'fiat';
-  const price = checkAmountInput(draft.price, FIAT_SCALE);
-  if (price) problems.price = price;
-
-  const min = checkAmountInput(draft.min, P2P_SCALE);
-  const max = checkAmountInput(draft.max, P2P_SCALE);
-  if (min) problems.min = min;
-  if (max) problems.max = max;
-
-  let quantity: AdProblem | null;
-  const quantityValue = decimalOf(draft.quantity);
-  if (context.mode === 'edit') {
-    // What the ad offers may go down to zero (nothing more to sell), never up.
-    quantity = quantityValue && quantityValue.minor === 0n ? null : checkAmountInput(draft.quantity, P2P_SCALE);
-    if (!quantity && quantityValue && context.currentRemaining && isDecimal(context.currentRemaining)) {
-      if (compareDecimal(quantityValue, parseDecimal(context.currentRemaining)) > 0) quantity = 'remainingOnlyDown';
-    }
-  } else {
-    quantity = checkAmountInput(draft.quantity, P2P_SCALE, context.available);
-  }
-  if (quantity) problems.quantity = quantity;
-
-  const minValue = decimalOf(draft.min);
-  const maxValue = decimalOf(draft.max);
-  if (!min && minValue) {
-    if (compareDecimal(minValue, parseDecimal(MIN_ORDER_USDT)) < 0) problems.min = 'minBelowFloor';
-    else if (!max && maxValue && compareDecimal(minValue, maxValue) > 0) problems.min = 'minAboveMax';
-    else if (!quantity && quantityValue && quantityValue.minor > 0n && compareDecimal(minValue, quantityValue) > 0) problems.min = 'minAboveQuantity';
-  }
-
-  const window = draft.paymentWindow.trim();
-  if (!/^\d{1,3}$/.test(window) || Number(window) < PAYMENT_WINDOW_MIN || Number(window) > PAYMENT_WINDOW_MAX) problems.paymentWindow = 'windowRange';
-
-  const contact = textProblem(draft.contact, CONTACT_MAX, true);
-  if (contact) problems.contact = contact;
-  const remark = textProblem(draft.remark, REMARK_MAX, false);
-  if (remark) problems.remark = remark;
-  return problems;
+/**
+ * The sell-ad form's schema. `context` is read when the form is checked, so the balance and the
+ * ad on screen at that moment count. Its output is the body less the quantity's own name (`total`
+ * for a new ad, `remaining` for an edit).
+ */
+export function adFormSchema(context: () => AdFormContext) {
+  const post = context().mode === 'post';
+  return adContractFields
+    .safeExtend({
+      price: amountField({ scale: FIAT_SCALE }),
+      min: amountField({ scale: P2P_SCALE }),
+      max: amountField({ scale: P2P_SCALE }),
+      quantity: post ? amountField(() => ({ scale: P2P_SCALE, available: context().available })) : remainingField(context),
+    })
+    .superRefine((values, issues) => {
+      // Each rule compares fields that are amounts themselves; a field's own problem is said first.
+      if (!isQuantity(values.min)) return;
+      const min = parseDecimal(values.min);
+      const problem =
+        compareDecimal(min, parseDecimal(MIN_ORDER_USDT)) < 0
+          ? p2pRules.minBelowFloor
+          : isQuantity(values.max) && compareDecimal(min, parseDecimal(values.max)) > 0
+            ? p2pRules.minAboveMax
+            : isQuantity(values.quantity) && compareDecimal(min, parseDecimal(values.quantity)) > 0
+              ? p2pRules.minAboveQuantity
+              : null;
+      if (problem) issues.addIssue({ code: 'custom', path: ['min'], message: problem });
+    });
 }
 
-/** The body the server takes, from a draft with no problems. */
-export function adBody(draft: AdDraft) {
-  return {
-    fiat: draft.fiat.trim().toUpperCase(),
-    price: normaliseAmountInput(draft.price),
-    min: normaliseAmountInput(draft.min),
-    max: normaliseAmountInput(draft.max),
-    paymentWindowMinutes: Number(draft.paymentWindow.trim()),
-    contact: draft.contact.trim(),
-    remark: draft.remark.trim(),
-  };
+/** An ad's terms as the buy form checks an order against them. */
+export interface AdLimits {
+  min: string;
+  max: string;
+  remaining: string;
+}
+
+/** Where a quantity to buy (a valid amount) falls outside the ad's min, max and what it has left. */
+export function buyLimitProblem(quantity: string, ad: AdLimits): keyof typeof p2pRules | null {
+  const value = parseDecimal(quantity);
+  if (isDecimal(ad.min) && compareDecimal(value, parseDecimal(ad.min)) < 0) return 'belowMin';
+  if (isDecimal(ad.max) && compareDecimal(value, parseDecimal(ad.max)) > 0) return 'aboveMax';
+  if (isDecimal(ad.remaining) && compareDecimal(value, parseDecimal(ad.remaining)) > 0) return 'aboveRemaining';
+  return null;
+}
+
+/** The buy form's schema: the order's body (the remark as the contract has it) and a quantity within the ad. */
+export function buyFormSchema(ad: AdLimits) {
+  return placeP2pOrderContract.body!.pick({ remark: true }).safeExtend({
+    quantity: amountField({ scale: P2P_SCALE }).superRefine((text, issues) => {
+      if (!isQuantity(text)) return;
+      const problem = buyLimitProblem(text, ad);
+      if (problem) issues.addIssue({ code: 'custom', message: p2pRules[problem] });
+    }),
+  });
+}
+
+/** The quantity typed, when it is one the ad would take (for the live "you pay" figure). */
+export function acceptableQuantity(typed: string, ad: AdLimits): string | null {
+  const text = normaliseAmountInput(typed);
+  return isQuantity(text) && buyLimitProblem(text, ad) === null ? text : null;
 }
 
 /**
@@ -163,8 +183,8 @@ export function adBody(draft: AdDraft) {
  * decimal.
  */
 export function fiatTotal(quantity: string, price: string): string | undefined {
-  const q = decimalOf(quantity);
-  const p = decimalOf(price);
+  const q = decimalOf(normaliseAmountInput(quantity));
+  const p = decimalOf(normaliseAmountInput(price));
   if (!q || !p || q.minor < 0n || p.minor < 0n) return undefined;
   const productScale = q.scale + p.scale;
   let minor = q.minor * p.minor;
@@ -176,19 +196,6 @@ export function fiatTotal(quantity: string, price: string): string | undefined {
   }
   const digits = minor.toString().padStart(FIAT_SCALE + 1, '0');
   return `${digits.slice(0, -FIAT_SCALE)}.${digits.slice(-FIAT_SCALE)}`;
-}
-
-/** Quantity to buy: a positive USDT amount within the ad's min, max and what it has left. */
-export type BuyQuantityProblem = AmountInputProblem | 'belowMin' | 'aboveMax' | 'aboveRemaining';
-
-export function buyQuantityProblem(text: string, ad: { min: string; max: string; remaining: string }): BuyQuantityProblem | null {
-  const problem = checkAmountInput(text, P2P_SCALE);
-  if (problem) return problem;
-  const value = parseDecimal(normaliseAmountInput(text));
-  if (isDecimal(ad.min) && compareDecimal(value, parseDecimal(ad.min)) < 0) return 'belowMin';
-  if (isDecimal(ad.max) && compareDecimal(value, parseDecimal(ad.max)) > 0) return 'aboveMax';
-  if (isDecimal(ad.remaining) && compareDecimal(value, parseDecimal(ad.remaining)) > 0) return 'aboveRemaining';
-  return null;
 }
 
 /** The most one order may take from an ad: its max, or what it has left when that is less. */

@@ -1,4 +1,6 @@
-import { ApiError, type Envelope } from '@keel/contracts';
+import { ApiError, type Envelope, getP2pChatImageContract } from '@keel/contracts';
+import { contractKey } from '@keel/ui';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { applySessionRules } from '../../shared/api/client.ts';
 import { session } from '../../shared/api/session.ts';
@@ -32,27 +34,28 @@ export async function fetchSessionImage(path: string, fetchImpl: typeof fetch = 
   throw error;
 }
 
-/** The image at `path` as an object URL while shown; released when the path changes or the image goes. */
+/**
+ * The image at `path` as an object URL while shown. The bytes are a query (ADR 0026) that never goes
+ * stale — a chat image never changes — so the chat drawn again (embedded, then full screen) asks
+ * nothing; the object URL is made for the component and released when the path changes or it goes.
+ */
 export function useSessionImage(path: string | null): { url: string | null; failed: boolean } {
-  const [state, setState] = useState<{ url: string | null; failed: boolean }>({ url: null, failed: false });
+  const image = useQuery({
+    queryKey: contractKey(getP2pChatImageContract, { path }),
+    queryFn: () => fetchSessionImage(path ?? ''),
+    enabled: path !== null,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  const [url, setUrl] = useState<string | null>(null);
+  const blob = image.data;
   useEffect(() => {
-    if (!path) return;
-    let url: string | null = null;
-    let current = true;
-    setState({ url: null, failed: false });
-    fetchSessionImage(path)
-      .then((blob) => {
-        url = URL.createObjectURL(blob);
-        if (current) setState({ url, failed: false });
-        else URL.revokeObjectURL(url);
-      })
-      .catch(() => {
-        if (current) setState({ url: null, failed: true });
-      });
+    if (!blob) return;
+    const made = URL.createObjectURL(blob);
+    setUrl(made);
     return () => {
-      current = false;
-      if (url) URL.revokeObjectURL(url);
+      URL.revokeObjectURL(made);
+      setUrl(null);
     };
-  }, [path]);
-  return state;
+  }, [blob]);
+  return { url: blob ? url : null, failed: image.isError };
 }

@@ -19,9 +19,9 @@ export type P2pRole = P2pOrder['role'];
 export const CHAT_WITHDRAW_WINDOW_MS = 10 * 60_000;
 
 /**
- * How often an open chat and an order in progress ask the server again on their own. Changes come
- * as push events (`p2p.chat`, `p2p.order`); this slow poll only covers a dropped connection or a
- * lost event.
+ * How often an open chat and an order in progress ask the server again on their own while the push
+ * connection is down (`useFallbackPolling`). Changes come as push events (`p2p.chat`, `p2p.order`),
+ * and every reconnect refetches what they follow.
  */
 export const CHAT_FALLBACK_POLL_MS = 30_000;
 export const ORDER_FALLBACK_POLL_MS = 30_000;

@@ -1,78 +1,47 @@
 import { ApiError, errorCatalogue, getP2pOrderContract } from '@keel/contracts';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, isSessionError } from '../../shared/api/client.ts';
-import { useUserEvents } from '../../shared/realtime/realtime.ts';
+import { contractKey } from '@keel/ui';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useSyncExternalStore } from 'react';
+import { loadFailed, useContractQuery } from '../../shared/api/queries.ts';
+import { useFallbackPolling } from '../../shared/realtime/cache-sync.ts';
 import { isOrderInProgress, ORDER_FALLBACK_POLL_MS, type P2pOrder } from './order-rules.ts';
 
-const isHidden = () => typeof document !== 'undefined' && document.visibilityState === 'hidden';
-
-/** Runs `tick` every `intervalMs` while `active` and the page is visible (a hidden tab asks nothing). */
-export function useInterval(tick: () => void, intervalMs: number, active: boolean) {
-  useEffect(() => {
-    if (!active) return;
-    const timer = setInterval(() => {
-      if (!isHidden()) tick();
-    }, intervalMs);
-    return () => clearInterval(timer);
-  }, [tick, intervalMs, active]);
+function subscribeVisibility(listener: () => void): () => void {
+  document.addEventListener('visibilitychange', listener);
+  return () => document.removeEventListener('visibilitychange', listener);
 }
 
 /**
- * Wraps `run` so that it runs at once while the page is visible, and in a hidden tab once the tab
- * is shown again (a hidden tab asks nothing, and reading a chat marks the other side's messages
- * read). Several calls while hidden make one run.
+ * Whether the page is shown. A query that must not run in a hidden tab (reading a chat marks the
+ * other side's messages read) is enabled only while it is: an invalidation meanwhile marks it out
+ * of date, and it is fetched once the tab is shown again.
  */
-export function useWhenVisible(run: () => void): () => void {
-  const latest = useRef(run);
-  latest.current = run;
-  const pending = useRef(false);
-  useEffect(() => {
-    const onVisibility = () => {
-      if (!pending.current || isHidden()) return;
-      pending.current = false;
-      latest.current();
-    };
-    document.addEventListener('visibilitychange', onVisibility);
-    return () => document.removeEventListener('visibilitychange', onVisibility);
-  }, []);
-  return useCallback(() => {
-    if (isHidden()) pending.current = true;
-    else latest.current();
-  }, []);
+export function usePageVisible(): boolean {
+  return useSyncExternalStore(
+    subscribeVisibility,
+    () => document.visibilityState !== 'hidden',
+    () => true,
+  );
 }
 
+export const orderInput = (orderId: string) => ({ params: { orderId } });
+
 /**
- * One P2P order (GET /home/p2p/orders/:id), "not yours / no such" told apart from a failed load.
- * It is asked again at each `p2p.order` push event for it and after the push connection
- * (re)authenticates, so the other side's step (paid, released, an appeal) shows without a reload;
- * while the order is in progress a slow poll covers a dropped connection.
+ * One P2P order (GET /home/p2p/orders/:id) as a query, "not yours / no such" told apart from a
+ * failed load. The `p2p.order` push event invalidates it (shared/realtime/cache-sync.ts), so the
+ * other side's step (paid, released, an appeal) shows without a reload; while the order is in
+ * progress and the push connection is down it is polled. `replace` puts a step's answer in place.
  */
 export function useOrder(id: string) {
-  const [order, setOrder] = useState<P2pOrder | null>(null);
-  const [problem, setProblem] = useState<'notFound' | 'failed' | null>(null);
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    let current = true;
-    void attempt;
-    api(getP2pOrderContract, { params: { orderId: id } })
-      .then((answer) => {
-        if (!current) return;
-        setOrder(answer);
-        setProblem(null);
-      })
-      .catch((error: unknown) => {
-        if (!current || isSessionError(error)) return;
-        setProblem(error instanceof ApiError && error.message === errorCatalogue.RECORD_NOT_FOUND.msg ? 'notFound' : 'failed');
-      });
-    return () => {
-      current = false;
-    };
-  }, [id, attempt]);
-
-  const reload = useCallback(() => setAttempt((value) => value + 1), []);
-  const refresh = useWhenVisible(reload);
-  useUserEvents((event) => event.kind === 'p2p.order' && event.orderId === id, refresh, refresh);
-  useInterval(reload, ORDER_FALLBACK_POLL_MS, order !== null && isOrderInProgress(order.status));
-  return { order, problem, reload, replace: setOrder };
+  const client = useQueryClient();
+  const fallback = useFallbackPolling(ORDER_FALLBACK_POLL_MS);
+  const input = orderInput(id);
+  const cached = client.getQueryData<P2pOrder>(contractKey(getP2pOrderContract, input));
+  const query = useContractQuery(getP2pOrderContract, input, {
+    refetchInterval: cached && isOrderInProgress(cached.status) ? fallback : false,
+  });
+  const notFound = query.error instanceof ApiError && query.error.message === errorCatalogue.RECORD_NOT_FOUND.msg;
+  const problem: 'notFound' | 'failed' | null = notFound ? 'notFound' : loadFailed(query) ? 'failed' : null;
+  const replace = useCallback((order: P2pOrder) => client.setQueryData(contractKey(getP2pOrderContract, orderInput(id)), order), [client, id]);
+  return { order: query.data ?? null, problem, reload: () => void query.refetch(), replace };
 }

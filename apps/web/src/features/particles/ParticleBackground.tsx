@@ -1,91 +1,72 @@
 import { useEffect, useRef } from 'react';
-import { LINK_DISTANCE_PX, linkAlpha, type Particle, particleCount, resizeParticles, stepParticles } from './particles.ts';
+import { type CanvasSize, createParticleLoop } from './particle-loop.ts';
+import type { ParticlesMessage } from './particles.worker.ts';
 
-const DOT_COLOUR = 'rgba(125, 227, 214, 0.55)';
-const LINK_RGB = '25, 198, 180';
+const screenSize = (): CanvasSize => ({
+  width: window.innerWidth,
+  height: window.innerHeight,
+  ratio: Math.min(window.devicePixelRatio || 1, 2),
+});
 
-function draw(context: CanvasRenderingContext2D, particles: Particle[], width: number, height: number) {
-  context.clearRect(0, 0, width, height);
-  context.lineWidth = 1;
-  for (let i = 0; i < particles.length; i += 1) {
-    const a = particles[i]!;
-    for (let j = i + 1; j < particles.length; j += 1) {
-      const b = particles[j]!;
-      const dx = a.x - b.x;
-      const dy = a.y - b.y;
-      // Cheap rejection before the square root: most pairs are far apart.
-      if (Math.abs(dx) >= LINK_DISTANCE_PX || Math.abs(dy) >= LINK_DISTANCE_PX) continue;
-      const alpha = linkAlpha(Math.hypot(dx, dy));
-      if (alpha <= 0) continue;
-      context.strokeStyle = `rgba(${LINK_RGB}, ${alpha.toFixed(3)})`;
-      context.beginPath();
-      context.moveTo(a.x, a.y);
-      context.lineTo(b.x, b.y);
-      context.stroke();
-    }
-  }
-  context.fillStyle = DOT_COLOUR;
-  for (const particle of particles) {
-    context.beginPath();
-    context.arc(particle.x, particle.y, particle.radius, 0, Math.PI * 2);
-    context.fill();
-  }
+/** What drives the animation: a worker drawing on the canvas it was handed, or this thread. */
+interface Driver {
+  resize: (size: CanvasSize) => void;
+  setReducedMotion: (reduced: boolean) => void;
+  stop: () => void;
+}
+
+/** The animation in the particles worker, where the browser can hand a canvas to one. */
+function workerDriver(canvas: HTMLCanvasElement, reducedMotion: boolean): Driver | null {
+  if (typeof canvas.transferControlToOffscreen !== 'function' || typeof Worker !== 'function') return null;
+  const worker = new Worker(new URL('./particles.worker.ts', import.meta.url), { type: 'module' });
+  const send = (message: ParticlesMessage, transfer: Transferable[] = []) => worker.postMessage(message, transfer);
+  const offscreen = canvas.transferControlToOffscreen();
+  send({ kind: 'start', canvas: offscreen, reducedMotion, ...screenSize() }, [offscreen]);
+  return {
+    resize: (size) => send({ kind: 'resize', ...size }),
+    setReducedMotion: (reduced) => send({ kind: 'motion', reducedMotion: reduced }),
+    stop: () => worker.terminate(),
+  };
+}
+
+/** The animation on this thread (a browser without OffscreenCanvas). */
+function windowDriver(canvas: HTMLCanvasElement, reducedMotion: boolean): Driver {
+  const loop = createParticleLoop(canvas, { request: requestAnimationFrame.bind(window), cancel: cancelAnimationFrame.bind(window) });
+  loop.resize(screenSize());
+  loop.setReducedMotion(reducedMotion);
+  return loop;
 }
 
 /**
  * The decorative background: a fixed full-screen canvas behind the content, drifting particles
- * joined by fading lines. Under "reduce motion" it draws one still frame and never animates.
+ * joined by fading lines, drawn by a worker. Under "reduce motion" it draws one still frame and
+ * never animates. The canvas is made here, one per mount, because a canvas can be handed to a
+ * worker only once.
  */
 export function ParticleBackground() {
-  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const holderRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
-    const canvas = canvasRef.current;
-    const context = canvas?.getContext('2d');
-    if (!canvas || !context) return;
+    const holder = holderRef.current;
+    if (!holder) return;
+    const canvas = document.createElement('canvas');
+    canvas.className = 'particle-background';
+    canvas.setAttribute('aria-hidden', 'true');
+    canvas.dataset.testid = 'particle-background';
+    holder.append(canvas);
     const motion = window.matchMedia('(prefers-reduced-motion: reduce)');
-    let particles: Particle[] = [];
-    let width = 0;
-    let height = 0;
-    let frame = 0;
-    let last = 0;
-
-    const resize = () => {
-      width = window.innerWidth;
-      height = window.innerHeight;
-      const ratio = Math.min(window.devicePixelRatio || 1, 2);
-      canvas.width = Math.round(width * ratio);
-      canvas.height = Math.round(height * ratio);
-      context.setTransform(ratio, 0, 0, ratio, 0, 0);
-      particles = resizeParticles(particles, particleCount(width, height), width, height);
-      draw(context, particles, width, height);
-    };
-
-    const tick = (time: number) => {
-      stepParticles(particles, width, height, last === 0 ? 16 : time - last);
-      last = time;
-      draw(context, particles, width, height);
-      frame = requestAnimationFrame(tick);
-    };
-
-    const start = () => {
-      cancelAnimationFrame(frame);
-      last = 0;
-      if (!motion.matches) frame = requestAnimationFrame(tick);
-      else draw(context, particles, width, height);
-    };
-
-    resize();
-    start();
+    const driver = workerDriver(canvas, motion.matches) ?? windowDriver(canvas, motion.matches);
+    const resize = () => driver.resize(screenSize());
+    const changeMotion = () => driver.setReducedMotion(motion.matches);
     window.addEventListener('resize', resize);
-    motion.addEventListener('change', start);
+    motion.addEventListener('change', changeMotion);
     return () => {
-      cancelAnimationFrame(frame);
+      driver.stop();
       window.removeEventListener('resize', resize);
-      motion.removeEventListener('change', start);
+      motion.removeEventListener('change', changeMotion);
+      canvas.remove();
     };
   }, []);
 
-  // biome-ignore lint/a11y/noAriaHiddenOnFocusable: a canvas without tabindex is not focusable; this one is pure decoration.
-  return <canvas ref={canvasRef} className="particle-background" aria-hidden="true" data-testid="particle-background" />;
+  return <div ref={holderRef} className="particle-holder" />;
 }

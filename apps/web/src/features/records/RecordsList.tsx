@@ -1,18 +1,16 @@
 import { type ContractData, listRecordsContract } from '@keel/contracts';
-import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { api, isSessionError } from '../../shared/api/client.ts';
+import { usePagedQuery } from '../../shared/api/usePagedQuery.ts';
+import { useFallbackPolling } from '../../shared/realtime/cache-sync.ts';
 import { formatDateTime } from '../../shared/format/time.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Amount } from '../../shared/ui/Amount.tsx';
-import { Button, Card, LoadFailedNotice, SelectField } from '../../shared/ui/components.tsx';
+import { Card, LoadFailedNotice, SelectField } from '../../shared/ui/components.tsx';
+import { Pager } from '../../shared/ui/Pager.tsx';
 import { type AccountKind, accountKindKeys, accountKinds } from '../assets/accounts.ts';
 import { isKnownReason, knownReasons, reasonKeys, referenceKeys } from './reasons.ts';
 
-type RecordsPage = ContractData<typeof listRecordsContract>;
-type LedgerRecord = RecordsPage['items'][number];
-
-export const RECORDS_PAGE_SIZE = 20;
+type LedgerRecord = ContractData<typeof listRecordsContract>['items'][number];
 
 const isKind = (value: string | null): value is AccountKind => value !== null && (accountKinds as readonly string[]).includes(value);
 
@@ -61,45 +59,24 @@ export function RecordsList() {
   const account = isKind(params.get('account')) ? (params.get('account') as AccountKind) : '';
   const reasonParam = params.get('type') ?? '';
   const reason = /^[a-z][a-z0-9_.]{1,63}$/.test(reasonParam) ? reasonParam : '';
-  const pageParam = Number.parseInt(params.get('page') ?? '1', 10);
-  const page = Number.isInteger(pageParam) && pageParam >= 1 && pageParam <= 100_000 ? pageParam : 1;
-  const [data, setData] = useState<RecordsPage | null>(null);
-  const [failed, setFailed] = useState(false);
-  const [loading, setLoading] = useState(true);
-  const [attempt, setAttempt] = useState(0);
+  // Records are added by the app's own money moves (which invalidate this query) and by changes
+  // made elsewhere (pushed events); polled only while the push connection is down.
+  const list = usePagedQuery(
+    listRecordsContract,
+    { account: account || undefined, reason: reason || undefined },
+    { refetchInterval: useFallbackPolling() },
+  );
+  const { data, loading } = list;
 
-  useEffect(() => {
-    let current = true;
-    void attempt;
-    setLoading(true);
-    setFailed(false);
-    api(listRecordsContract, {
-      query: { page, pageSize: RECORDS_PAGE_SIZE, account: account || undefined, reason: reason || undefined },
-    })
-      .then((answer) => {
-        if (current) setData(answer);
-      })
-      .catch((error: unknown) => {
-        if (current && !isSessionError(error)) setFailed(true);
-      })
-      .finally(() => {
-        if (current) setLoading(false);
-      });
-    return () => {
-      current = false;
-    };
-  }, [page, account, reason, attempt]);
-
-  function setFilter(name: 'account' | 'type' | 'page', value: string) {
+  function setFilter(name: 'account' | 'type', value: string) {
     const next = new URLSearchParams(params);
     if (value) next.set(name, value);
     else next.delete(name);
     // A new filter starts from its first page.
-    if (name !== 'page') next.delete('page');
-    setParams(next, { replace: name !== 'page' });
+    next.delete('page');
+    setParams(next, { replace: true });
   }
 
-  const pages = data ? Math.max(1, Math.ceil(data.total / RECORDS_PAGE_SIZE)) : 1;
   const typeOptions = [
     { value: '', label: t('web.records.allTypes') },
     ...knownReasons.map((code) => ({ value: code, label: t(reasonKeys[code]) })),
@@ -119,7 +96,7 @@ export function RecordsList() {
         />
         <SelectField label={t('web.records.type')} value={reason} options={typeOptions} testId="records-type" onChange={(value) => setFilter('type', value)} />
       </Card>
-      {failed && <LoadFailedNotice onRetry={() => setAttempt((value) => value + 1)} />}
+      {list.failed && <LoadFailedNotice onRetry={list.reload} />}
       <Card>
         {data === null ? (
           <p className="muted">{t('web.common.loading')}</p>
@@ -134,23 +111,7 @@ export function RecordsList() {
             ))}
           </ul>
         )}
-        {data && data.total > RECORDS_PAGE_SIZE && (
-          <nav className="pager" aria-label={t('web.records.pages')}>
-            <Button variant="secondary" className="btn-small" disabled={page <= 1 || loading} onClick={() => setFilter('page', String(page - 1))} data-testid="records-prev">
-              {t('web.records.previous')}
-            </Button>
-            <span data-testid="records-page">{t('web.records.pageOf', { page, pages })}</span>
-            <Button
-              variant="secondary"
-              className="btn-small"
-              disabled={page >= pages || loading}
-              onClick={() => setFilter('page', String(page + 1))}
-              data-testid="records-next"
-            >
-              {t('web.records.next')}
-            </Button>
-          </nav>
-        )}
+        {data && <Pager page={list.page} total={data.total} loading={loading} onPage={list.setPage} testIdPrefix="records" />}
         {data && <p className="field-hint" data-testid="records-total">{t('web.records.total', { count: data.total })}</p>}
       </Card>
     </>

@@ -1,6 +1,5 @@
 import { type PointerEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
-import { useLoggedIn } from '../../shared/api/session.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { HeadsetIcon } from '../../shared/ui/icons.tsx';
 import {
@@ -19,11 +18,13 @@ import {
 } from './fab-logic.ts';
 import { useOpenService } from './useOpenService.ts';
 
-/** The floating customer-service button: shown when logged in, on every path without /trade. */
+/**
+ * The floating customer-service button: on every path without /trade, logged in or not (a visitor
+ * who cannot log in needs it most; the service URL is public, issue 14).
+ */
 export function ServiceFab() {
-  const loggedIn = useLoggedIn();
   const { pathname } = useLocation();
-  if (!loggedIn || !fabVisibleOn(pathname)) return null;
+  if (!fabVisibleOn(pathname)) return null;
   return <DraggableServiceButton />;
 }
 

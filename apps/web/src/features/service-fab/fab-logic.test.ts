@@ -15,6 +15,7 @@ import {
   parsePosition,
   snappedLeft,
   snapSide,
+  TAB_BAR_PX,
 } from './fab-logic.ts';
 
 describe('floating service button rules', () => {
@@ -75,10 +76,14 @@ describe('floating service button rules', () => {
     expect(isClickSuppressed(5000, 1000)).toBe(false);
   });
 
-  it('starts at the inline end of the screen', () => {
+  it('starts at the inline end of the screen, at the bottom edge just above the tab bar', () => {
     expect(defaultPosition(844, false).side).toBe('right');
     expect(defaultPosition(844, true).side).toBe('left');
-    expect(defaultPosition(844, false).top).toBeLessThanOrEqual(844 - 60 - EDGE_INSET_PX);
+    // 844 − 64 (tab bar) − 60 (button) − 8 (gap): its bottom edge 8 px above the tab bar.
+    expect(defaultPosition(844, false).top).toBe(844 - TAB_BAR_PX - 60 - EDGE_INSET_PX);
+    expect(defaultPosition(844, false).top + FAB_SIZE_PX).toBeLessThanOrEqual(844 - TAB_BAR_PX);
+    // A screen too short for that keeps it inside the viewport, at the top inset.
+    expect(defaultPosition(100, false).top).toBe(EDGE_INSET_PX);
   });
 
   it('reads a remembered position and ignores anything malformed', () => {
@@ -90,8 +95,11 @@ describe('floating service button rules', () => {
     expect(parsePosition('null')).toBeNull();
   });
 
-  it('is hidden on every path that contains /trade', () => {
+  it('is hidden on every path that contains /trade, and shown on the others, public ones too', () => {
     expect(fabVisibleOn('/index')).toBe(true);
+    expect(fabVisibleOn('/login')).toBe(true);
+    expect(fabVisibleOn('/register')).toBe(true);
+    expect(fabVisibleOn('/news/OrderDeyail')).toBe(true);
     expect(fabVisibleOn('/my')).toBe(true);
     expect(fabVisibleOn('/trade')).toBe(false);
     expect(fabVisibleOn('/trade_1')).toBe(false);

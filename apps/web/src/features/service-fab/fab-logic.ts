@@ -12,6 +12,8 @@ export const DRAG_THRESHOLD_PX = 6;
 export const CLICK_SUPPRESS_MS = 250;
 /** Gap kept between the button and the viewport's edges. */
 export const EDGE_INSET_PX = 8;
+/** The tab bar's height (`--tab-height` in app.css): the button starts just above it. */
+export const TAB_BAR_PX = 64;
 /** Where the position is remembered on the device. */
 export const FAB_POSITION_KEY = 'fab-position';
 
@@ -65,9 +67,13 @@ export function isClickSuppressed(nowMs: number, dragEndedAtMs: number | null, w
   return dragEndedAtMs !== null && nowMs - dragEndedAtMs < windowMs;
 }
 
-/** Where the button starts before the user ever moves it: the inline end, low on the screen. */
+/**
+ * Where the button starts before the user ever moves it: the inline end, at the bottom edge just
+ * above the tab bar, where it covers no content (pages leave room for it at their end, app.css
+ * `.with-service-fab`) rather than sitting over the middle of a list or a form.
+ */
 export function defaultPosition(viewportHeight: number, rtl: boolean, size: number = FAB_SIZE_PX): FabPosition {
-  return { side: rtl ? 'left' : 'right', top: clampTop(Math.round(viewportHeight * 0.62), viewportHeight, size) };
+  return { side: rtl ? 'left' : 'right', top: clampTop(viewportHeight - TAB_BAR_PX - size - EDGE_INSET_PX, viewportHeight, size) };
 }
 
 /** Reads a remembered position; anything malformed counts as none. */
@@ -83,7 +89,7 @@ export function parsePosition(text: string | null): FabPosition | null {
   }
 }
 
-/** The button is on every page whose path does not contain /trade (spec section 2). */
+/** The button is on every page whose path does not contain /trade, public or not (spec section 2). */
 export function fabVisibleOn(pathname: string): boolean {
   return !pathname.includes('/trade');
 }

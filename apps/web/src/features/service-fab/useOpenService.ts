@@ -1,14 +1,23 @@
 import { serviceUrlContract } from '@keel/contracts';
+import { contractKey } from '@keel/ui';
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
 import { api, isSessionError } from '../../shared/api/client.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { useToast } from '../../shared/ui/toast.tsx';
 import { isOpenableServiceUrl } from './fab-logic.ts';
 
-/** Asks the server for the customer-service URL and sends the browser there (spec section 7). */
+/** The service URL is configuration: one answer serves every click for a while. */
+const SERVICE_URL_STALE_MS = 10 * 60_000;
+
+/**
+ * Asks the server for the customer-service URL (a public call, no token needed) and sends the
+ * browser there (spec section 7). The answer is cached as a query; a click only fetches it.
+ */
 export function useOpenService() {
   const { t, tServer } = useI18n();
   const toast = useToast();
+  const client = useQueryClient();
   const [busy, setBusy] = useState(false);
   const inFlight = useRef(false);
 
@@ -17,7 +26,11 @@ export function useOpenService() {
     inFlight.current = true;
     setBusy(true);
     try {
-      const url = await api(serviceUrlContract);
+      const url = await client.fetchQuery({
+        queryKey: contractKey(serviceUrlContract, {}),
+        queryFn: () => api(serviceUrlContract),
+        staleTime: SERVICE_URL_STALE_MS,
+      });
       if (!isOpenableServiceUrl(url)) {
         toast(t('web.service.failed'));
         return;
@@ -29,7 +42,7 @@ export function useOpenService() {
       inFlight.current = false;
       setBusy(false);
     }
-  }, [t, tServer, toast]);
+  }, [client, t, tServer, toast]);
 
   return { open, busy };
 }

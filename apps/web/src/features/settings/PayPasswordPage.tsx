@@ -1,140 +1,109 @@
-import { ApiError, errorCatalogue, setPaymentPasswordContract } from '@keel/contracts';
-import { type FormEvent, useState } from 'react';
+import { ApiError, type ContractData, errorCatalogue, securityOverviewContract, setPaymentPasswordContract, validationMessages } from '@keel/contracts';
+import { useMemo } from 'react';
 import { useNavigate } from 'react-router';
-import { api, isSessionError } from '../../shared/api/client.ts';
+import { loadFailed, useContractMutation, useContractQuery } from '../../shared/api/queries.ts';
 import { formatDateTime } from '../../shared/format/time.ts';
+import { applyRefusal, bodySchema, FormError, mustMatch, setFormNotice, useContractForm, useFieldProps } from '../../shared/forms/index.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
-import { Button, LoadFailedNotice, Notice, PageHeader, TextField } from '../../shared/ui/components.tsx';
+import { Button, LoadFailedNotice, PageHeader, Notice, TextField } from '../../shared/ui/components.tsx';
 import { useToast } from '../../shared/ui/toast.tsx';
-import { confirmProblem, retryAfterSeconds, sixDigitsProblem } from '../auth/contact-validation.ts';
-import { problemText } from '../auth/problems.ts';
-import type { FieldProblems } from '../auth/validation.ts';
-import { type SecurityOverview, useSecurity } from './useSecurity.ts';
+import { retryAfterSeconds } from '../auth/code-wait.ts';
 import '../auth/auth.css';
 
-type Field = 'current' | 'paymentPassword' | 'confirmPaymentPassword';
+type PaymentPasswordLock = ContractData<typeof securityOverviewContract>['paymentPasswordLock'];
 
-const digitsOnly = (text: string) => text.replace(/\D/g, '').slice(0, 6);
+const fields = bodySchema(setPaymentPasswordContract);
+
+/**
+ * The contract's new payment password twice, and `current`: the login password to set it the
+ * first time, or the current payment password to change it.
+ */
+function paymentPasswordSchema(changing: boolean) {
+  const current = (changing ? fields.shape.oldPaymentPassword : fields.shape.loginPassword).unwrap().min(1, validationMessages.required);
+  return mustMatch(fields.pick({ paymentPassword: true, confirmPaymentPassword: true }).extend({ current }), 'paymentPassword', 'confirmPaymentPassword');
+}
 
 /**
  * /person/setting/paypassword: the payment password (six digits, separate from the login
  * password). Set the first time with the login password; changed later with the old one.
  */
 export function PayPasswordPage() {
-  const i18n = useI18n();
-  const { t, tServer } = i18n;
+  const { t } = useI18n();
   const toast = useToast();
   const navigate = useNavigate();
-  const { overview, failed, reload } = useSecurity();
-  const [form, setForm] = useState({ current: '', paymentPassword: '', confirmPaymentPassword: '' });
-  const [problems, setProblems] = useState<FieldProblems<Field>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const set = (key: Field, value: string) => setForm((current) => ({ ...current, [key]: value }));
+  const security = useContractQuery(securityOverviewContract);
+  const overview = security.data;
   const changing = overview?.paymentPasswordSet === true;
+  const schema = useMemo(() => paymentPasswordSchema(changing), [changing]);
+  const form = useContractForm(schema, { defaultValues: { current: '', paymentPassword: '', confirmPaymentPassword: '' } });
+  const field = useFieldProps(form);
+  const save = useContractMutation(setPaymentPasswordContract, { invalidates: [securityOverviewContract] });
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!overview) return;
-    setFormError(null);
-    const found: FieldProblems<Field> = {};
-    if (form.current === '') found.current = 'required';
-    const next = sixDigitsProblem(form.paymentPassword);
-    if (next) found.paymentPassword = next;
-    const confirm = confirmProblem(form.paymentPassword, form.confirmPaymentPassword);
-    if (confirm) found.confirmPaymentPassword = confirm;
-    setProblems(found);
-    if (Object.keys(found).length > 0) return;
-    setBusy(true);
+  const submit = form.handleSubmit(async ({ current, ...rest }) => {
     try {
-      await api(setPaymentPasswordContract, {
-        body: {
-          ...(changing ? { oldPaymentPassword: form.current } : { loginPassword: form.current }),
-          paymentPassword: form.paymentPassword,
-          confirmPaymentPassword: form.confirmPaymentPassword,
-        },
-      });
+      await save.mutateAsync({ body: { ...(changing ? { oldPaymentPassword: current } : { loginPassword: current }), ...rest } });
       toast(changing ? t('web.settings.paymentPasswordChanged') : t('web.settings.paymentPasswordSet'));
       navigate('/person/setting', { replace: true });
     } catch (error) {
-      setBusy(false);
-      if (isSessionError(error)) return;
-      if (!(error instanceof ApiError)) return setFormError(t('web.common.loadFailed'));
-      if (error.message === errorCatalogue.WRONG_LOGIN_PASSWORD.msg || error.message === errorCatalogue.WRONG_PAYMENT_PASSWORD.msg) {
-        setProblems({ current: 'invalid' });
-      }
       // Wrong tries left and the lock (ADR 0018) as they are now.
-      reload();
-      const lockedUntil = (error.data as { until?: unknown } | null)?.until;
-      if (error.message === errorCatalogue.PAYMENT_PASSWORD_LOCKED.msg && typeof lockedUntil === 'string') {
-        return setFormError(t('web.paymentPassword.lockedUntil', { time: formatDateTime(lockedUntil) }));
+      void security.refetch();
+      const lockedUntil = error instanceof ApiError ? (error.data as { until?: unknown } | null)?.until : undefined;
+      const seconds = error instanceof ApiError && error.code === 429 ? retryAfterSeconds(error.data) : undefined;
+      if (error instanceof ApiError && error.message === errorCatalogue.PAYMENT_PASSWORD_LOCKED.msg && typeof lockedUntil === 'string') {
+        setFormNotice(form, t('web.paymentPassword.lockedUntil', { time: formatDateTime(lockedUntil) }));
+      } else if (seconds) {
+        setFormNotice(form, t('web.auth.tryAgainIn', { seconds }));
+      } else {
+        applyRefusal(form, error);
       }
-      const seconds = error.code === 429 ? retryAfterSeconds(error.data) : undefined;
-      setFormError(seconds ? t('web.auth.tryAgainIn', { seconds }) : tServer(error.message));
     }
-  }
+  });
 
   return (
     <div className="page page-narrow">
       <PageHeader title={t('web.settings.paymentPassword')} backTo="/person/setting" />
-      {failed && <LoadFailedNotice onRetry={reload} />}
+      {loadFailed(security) && <LoadFailedNotice onRetry={() => void security.refetch()} />}
       {overview && (
         <form className="card" onSubmit={submit} noValidate data-testid={changing ? 'paypassword-change' : 'paypassword-set'}>
           <p className="muted">{changing ? t('web.settings.paymentPasswordChangeIntro') : t('web.settings.paymentPasswordSetIntro')}</p>
           <PaymentPasswordLockNotice lock={overview.paymentPasswordLock} />
-          {formError && (
-            <Notice tone="error" testId="form-error">
-              {formError}
-            </Notice>
-          )}
+          <FormError form={form} />
           {changing ? (
             <TextField
               label={t('web.settings.oldPaymentPassword')}
-              name="oldPaymentPassword"
               type="password"
               inputMode="numeric"
               autoComplete="off"
-              value={form.current}
               maxLength={6}
-              onChange={(event) => set('current', digitsOnly(event.target.value))}
-              error={problems.current === 'invalid' ? tServer(errorCatalogue.WRONG_PAYMENT_PASSWORD.msg) : problemText(i18n, problems.current)}
+              {...field('current')}
             />
           ) : (
             <TextField
               label={t('web.settings.loginPasswordToConfirm')}
-              name="loginPassword"
               type="password"
               autoComplete="current-password"
-              value={form.current}
               maxLength={128}
-              onChange={(event) => set('current', event.target.value)}
-              error={problems.current === 'invalid' ? tServer(errorCatalogue.WRONG_LOGIN_PASSWORD.msg) : problemText(i18n, problems.current)}
+              {...field('current')}
             />
           )}
           <TextField
             label={t('web.settings.newPaymentPassword')}
-            name="paymentPassword"
             type="password"
             inputMode="numeric"
             autoComplete="off"
             hint={t('web.settings.sixDigitsHint')}
-            value={form.paymentPassword}
             maxLength={6}
-            onChange={(event) => set('paymentPassword', digitsOnly(event.target.value))}
-            error={problemText(i18n, problems.paymentPassword)}
+            {...field('paymentPassword')}
           />
           <TextField
             label={t('web.settings.confirmPaymentPassword')}
-            name="confirmPaymentPassword"
             type="password"
             inputMode="numeric"
             autoComplete="off"
-            value={form.confirmPaymentPassword}
             maxLength={6}
-            onChange={(event) => set('confirmPaymentPassword', digitsOnly(event.target.value))}
-            error={problemText(i18n, problems.confirmPaymentPassword)}
+            {...field('confirmPaymentPassword')}
           />
-          <Button type="submit" block busy={busy} data-testid="paypassword-submit">
+          <Button type="submit" block busy={form.formState.isSubmitting} data-testid="paypassword-submit">
             {t('web.settings.save')}
           </Button>
         </form>
@@ -147,7 +116,7 @@ export function PayPasswordPage() {
  * The published lock rule (ADR 0018) and where the user stands: wrong tries left, or until when it
  * is locked. Changing the payment password counts as a try too.
  */
-function PaymentPasswordLockNotice({ lock }: { lock: SecurityOverview['paymentPasswordLock'] }) {
+function PaymentPasswordLockNotice({ lock }: { lock: PaymentPasswordLock }) {
   const { t } = useI18n();
   const locked = lock.lockedUntil !== null && Date.parse(lock.lockedUntil) > Date.now();
   return (

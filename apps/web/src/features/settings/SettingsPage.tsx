@@ -1,3 +1,5 @@
+import { securityOverviewContract } from '@keel/contracts';
+import { loadFailed, useContractQuery } from '../../shared/api/queries.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { LanguageSwitcher } from '../../shared/i18n/LanguageSwitcher.tsx';
 import { formatDateTime } from '../../shared/format/time.ts';
@@ -5,7 +7,6 @@ import { Card, LoadFailedNotice, Notice, PageHeader } from '../../shared/ui/comp
 import { CardIcon, ClockIcon, DocumentIcon, MineIcon, ShieldIcon, WalletIcon } from '../../shared/ui/icons.tsx';
 import { useMe } from '../profile/useMe.ts';
 import { SettingsRow } from './SettingsRow.tsx';
-import { useSecurity } from './useSecurity.ts';
 import '../auth/auth.css';
 
 /**
@@ -16,12 +17,13 @@ import '../auth/auth.css';
 export function SettingsPage() {
   const { t } = useI18n();
   const { user } = useMe();
-  const { overview, failed, reload } = useSecurity();
+  const security = useContractQuery(securityOverviewContract);
+  const overview = security.data;
   const state = (set: boolean | undefined) => (set === undefined ? '' : set ? t('web.settings.set') : t('web.settings.notSet'));
   return (
     <div className="page page-narrow">
       <PageHeader title={t('web.settings.title')} backTo="/my" />
-      {failed && <LoadFailedNotice onRetry={reload} />}
+      {loadFailed(security) && <LoadFailedNotice onRetry={() => void security.refetch()} />}
       {overview?.withdrawalsLockedUntil && (
         <Notice tone="warning" title={t('web.settings.lockTitle')} testId="withdrawal-lock">
           {t('web.settings.lockBody', { time: formatDateTime(overview.withdrawalsLockedUntil) })}

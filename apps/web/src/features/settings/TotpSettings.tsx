@@ -1,18 +1,38 @@
-import { ApiError, disableTotpContract, enableTotpContract, errorCatalogue, startTotpSetupContract } from '@keel/contracts';
-import { type FormEvent, useState } from 'react';
-import { api, isSessionError } from '../../shared/api/client.ts';
+import {
+  ApiError,
+  disableTotpContract,
+  enableTotpContract,
+  securityOverviewContract,
+  startTotpSetupContract,
+  validationMessages,
+} from '@keel/contracts';
+import { QrCode } from '@keel/ui';
+import { useState } from 'react';
+import { isSessionError } from '../../shared/api/client.ts';
+import { loadFailed, useContractMutation, useContractQuery } from '../../shared/api/queries.ts';
+import { applyRefusal, bodySchema, FormError, type FormOf, setFormNotice, useContractForm, useFieldProps } from '../../shared/forms/index.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Button, LoadFailedNotice, Notice, TextField } from '../../shared/ui/components.tsx';
 import { useToast } from '../../shared/ui/toast.tsx';
-import { codeProblem, retryAfterSeconds } from '../auth/contact-validation.ts';
-import { problemText } from '../auth/problems.ts';
-import type { FieldProblem } from '../auth/validation.ts';
-import { useSecurity } from './useSecurity.ts';
-import { QrCode } from '@keel/ui';
+import { retryAfterSeconds } from '../auth/code-wait.ts';
+import { requiredCodeSchema } from '../auth/contact-schemas.ts';
+import { groupSecret } from './settings-helpers.ts';
 
-/** The secret in groups of four, as authenticator apps show it when typed by hand. */
-export function groupSecret(secret: string): string {
-  return secret.replace(/(.{4})(?=.)/g, '$1 ');
+const enableSchema = bodySchema(enableTotpContract).extend({ code: requiredCodeSchema });
+const disableFields = bodySchema(disableTotpContract);
+const disableSchema = disableFields.extend({ password: disableFields.shape.password.min(1, validationMessages.required), code: requiredCodeSchema });
+
+/** A refused code or password: the wait of a 429, or the refusal on the form. */
+function showRefusal<T extends { code: string }>(form: FormOf<T>, error: unknown, t: ReturnType<typeof useI18n>['t']) {
+  const seconds = error instanceof ApiError && error.code === 429 ? retryAfterSeconds(error.data) : undefined;
+  if (seconds) setFormNotice(form, t('web.auth.tryAgainIn', { seconds }));
+  else applyRefusal(form, error);
+}
+
+function CodeField<T extends { code: string }>({ form }: { form: FormOf<T> }) {
+  const { t } = useI18n();
+  const field = useFieldProps(form as unknown as FormOf<{ code: string }>);
+  return <TextField label={t('web.auth.totpCode')} inputMode="numeric" autoComplete="one-time-code" maxLength={6} {...field('code')} />;
 }
 
 /**
@@ -21,134 +41,51 @@ export function groupSecret(secret: string): string {
  * Turning it off needs the login password and a code.
  */
 export function TotpSettings() {
-  const i18n = useI18n();
-  const { t, tServer } = i18n;
-  const toast = useToast();
-  const { overview, failed, reload } = useSecurity();
+  const { t, tServer } = useI18n();
+  const security = useContractQuery(securityOverviewContract);
   const [setup, setSetup] = useState<{ secret: string; otpauthUri: string } | null>(null);
-  const [code, setCode] = useState('');
-  const [password, setPassword] = useState('');
-  const [problems, setProblems] = useState<{ code?: FieldProblem; password?: FieldProblem }>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const start = useContractMutation(startTotpSetupContract, { onSuccess: setSetup });
 
-  function fail(error: unknown) {
-    if (isSessionError(error)) return;
-    if (!(error instanceof ApiError)) return setFormError(t('web.common.loadFailed'));
-    if (error.message === errorCatalogue.WRONG_VERIFICATION_CODE.msg) setProblems({ code: 'invalid' });
-    if (error.message === errorCatalogue.WRONG_LOGIN_PASSWORD.msg) setProblems({ password: 'invalid' });
-    const seconds = error.code === 429 ? retryAfterSeconds(error.data) : undefined;
-    setFormError(seconds ? t('web.auth.tryAgainIn', { seconds }) : tServer(error.message));
-  }
-
-  async function start() {
-    setBusy(true);
-    setFormError(null);
-    try {
-      setSetup(await api(startTotpSetupContract));
-    } catch (error) {
-      fail(error);
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  async function enable(event: FormEvent) {
-    event.preventDefault();
-    setFormError(null);
-    const problem = codeProblem(code);
-    setProblems({ code: problem });
-    if (problem) return;
-    setBusy(true);
-    try {
-      await api(enableTotpContract, { body: { code: code.trim() } });
-      toast(t('web.settings.totpEnabled'));
-      setSetup(null);
-      setCode('');
-      reload();
-    } catch (error) {
-      fail(error);
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  async function disable(event: FormEvent) {
-    event.preventDefault();
-    setFormError(null);
-    const found = { password: password === '' ? ('required' as const) : undefined, code: codeProblem(code) };
-    setProblems(found);
-    if (found.password || found.code) return;
-    setBusy(true);
-    try {
-      await api(disableTotpContract, { body: { password, code: code.trim() } });
-      toast(t('web.settings.totpDisabled'));
-      setPassword('');
-      setCode('');
-      reload();
-    } catch (error) {
-      fail(error);
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  const codeError = problems.code === 'invalid' ? tServer(errorCatalogue.WRONG_VERIFICATION_CODE.msg) : problemText(i18n, problems.code);
-  const errorNotice = formError && (
-    <Notice tone="error" testId="form-error">
-      {formError}
-    </Notice>
-  );
-  const codeField = (
-    <TextField
-      label={t('web.auth.totpCode')}
-      name="totp"
-      inputMode="numeric"
-      autoComplete="one-time-code"
-      value={code}
-      maxLength={6}
-      onChange={(event) => setCode(event.target.value.replace(/\D/g, ''))}
-      error={codeError}
-    />
-  );
-
-  if (failed) return <LoadFailedNotice onRetry={reload} />;
-  if (!overview) return <p className="muted">{t('web.common.loading')}</p>;
-  if (overview.totpEnabled) {
-    return (
-      <form className="card" onSubmit={disable} noValidate data-testid="totp-on">
-        <Notice title={t('web.settings.totpIsOn')}>{t('web.settings.totpOnBody')}</Notice>
-        {errorNotice}
-        <TextField
-          label={t('web.settings.loginPasswordToConfirm')}
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          value={password}
-          maxLength={128}
-          onChange={(event) => setPassword(event.target.value)}
-          error={problems.password === 'invalid' ? tServer(errorCatalogue.WRONG_LOGIN_PASSWORD.msg) : problemText(i18n, problems.password)}
-        />
-        {codeField}
-        <Button type="submit" variant="danger" block busy={busy} data-testid="totp-disable">
-          {t('web.settings.totpTurnOff')}
-        </Button>
-      </form>
-    );
-  }
+  if (loadFailed(security)) return <LoadFailedNotice onRetry={() => void security.refetch()} />;
+  if (!security.data) return <p className="muted">{t('web.common.loading')}</p>;
+  if (security.data.totpEnabled) return <TurnOffForm />;
   if (!setup) {
     return (
       <div className="card" data-testid="totp-off">
         <p>{t('web.settings.totpIntro')}</p>
-        {errorNotice}
-        <Button block busy={busy} onClick={() => void start()} data-testid="totp-start">
+        {start.isError && !isSessionError(start.error) && (
+          <Notice tone="error" testId="form-error">
+            {start.error instanceof ApiError ? tServer(start.error.message) : t('web.common.loadFailed')}
+          </Notice>
+        )}
+        <Button block busy={start.isPending} onClick={() => start.mutate({})} data-testid="totp-start">
           {t('web.settings.totpSetUp')}
         </Button>
       </div>
     );
   }
+  return <ConfirmSetupForm setup={setup} onDone={() => setSetup(null)} />;
+}
+
+/** The new secret as a QR code and as text, and a current code to confirm it. */
+function ConfirmSetupForm({ setup, onDone }: { setup: { secret: string; otpauthUri: string }; onDone: () => void }) {
+  const { t } = useI18n();
+  const toast = useToast();
+  const form = useContractForm(enableSchema, { defaultValues: { code: '' } });
+  const enable = useContractMutation(enableTotpContract, { invalidates: [securityOverviewContract] });
+
+  const submit = form.handleSubmit(async (body) => {
+    try {
+      await enable.mutateAsync({ body });
+      toast(t('web.settings.totpEnabled'));
+      onDone();
+    } catch (error) {
+      showRefusal(form, error, t);
+    }
+  });
+
   return (
-    <form className="card" onSubmit={enable} noValidate data-testid="totp-setup">
+    <form className="card" onSubmit={submit} noValidate data-testid="totp-setup">
       <ol className="status-list">
         <li>{t('web.settings.totpStep1')}</li>
         <li>{t('web.settings.totpStep2')}</li>
@@ -163,10 +100,40 @@ export function TotpSettings() {
         {t('web.settings.totpOpenApp')}
       </a>
       <p className="muted">{t('web.settings.totpStep3')}</p>
-      {errorNotice}
-      {codeField}
-      <Button type="submit" block busy={busy} data-testid="totp-enable">
+      <FormError form={form} />
+      <CodeField form={form} />
+      <Button type="submit" block busy={form.formState.isSubmitting} data-testid="totp-enable">
         {t('web.settings.totpConfirm')}
+      </Button>
+    </form>
+  );
+}
+
+/** Two-step login is on: turning it off takes the login password and a current code. */
+function TurnOffForm() {
+  const { t } = useI18n();
+  const toast = useToast();
+  const form = useContractForm(disableSchema, { defaultValues: { password: '', code: '' } });
+  const field = useFieldProps(form);
+  const disable = useContractMutation(disableTotpContract, { invalidates: [securityOverviewContract] });
+
+  const submit = form.handleSubmit(async (body) => {
+    try {
+      await disable.mutateAsync({ body });
+      toast(t('web.settings.totpDisabled'));
+    } catch (error) {
+      showRefusal(form, error, t);
+    }
+  });
+
+  return (
+    <form className="card" onSubmit={submit} noValidate data-testid="totp-on">
+      <Notice title={t('web.settings.totpIsOn')}>{t('web.settings.totpOnBody')}</Notice>
+      <FormError form={form} />
+      <TextField label={t('web.settings.loginPasswordToConfirm')} type="password" autoComplete="current-password" maxLength={128} {...field('password')} />
+      <CodeField form={form} />
+      <Button type="submit" variant="danger" block busy={form.formState.isSubmitting} data-testid="totp-disable">
+        {t('web.settings.totpTurnOff')}
       </Button>
     </form>
   );

@@ -1,25 +1,35 @@
-import { ApiError, type ContractData, createSwapQuoteContract, executeSwapContract, swapQuoteSchema } from '@keel/contracts';
-import { type FormEvent, useState } from 'react';
+import {
+  ApiError,
+  type ContractData,
+  createSwapQuoteContract,
+  executeSwapContract,
+  listAccountsContract,
+  listRecordsContract,
+  swapDirectionBodySchema,
+  swapQuoteSchema,
+} from '@keel/contracts';
+import { useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useActionKey } from '../../shared/api/action-key.ts';
-import { api, isSessionError } from '../../shared/api/client.ts';
-import { bpsToPercent, checkAmountInput, formatDecimal, normaliseAmountInput } from '../../shared/format/decimal.ts';
+import { isSessionError } from '../../shared/api/client.ts';
+import { useContractMutation } from '../../shared/api/queries.ts';
+import { applyRefusal, FormError, useContractForm } from '../../shared/forms/index.ts';
+import { bpsToPercent, formatDecimal } from '../../shared/format/decimal.ts';
 import { formatDateTime } from '../../shared/format/time.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Amount } from '../../shared/ui/Amount.tsx';
 import { Button, Card, LoadFailedNotice, Notice, SelectField, TextField } from '../../shared/ui/components.tsx';
 import { ArrowIcon, ClockIcon } from '../../shared/ui/icons.tsx';
 import { useNow } from '../../shared/ui/useNow.ts';
-import { type AccountKind, accountKindKeys, accountKinds, type AssetCode, assetCodes, balanceOf, scaleOf } from '../assets/accounts.ts';
-import { amountProblemText } from '../assets/amount-problems.ts';
-import { useAccounts } from '../assets/useAccounts.ts';
-import { type HeldQuote, holdQuote, isExpired, secondsLeft } from './quote-clock.ts';
+import { type AccountKind, accountKindKeys, type AssetCode, assetCodes, balanceOf, offeredAccountKinds, scaleOf } from '../assets/accounts.ts';
+import { type AmountLimits, amountField } from '../assets/amount-field.ts';
 import { AvailableWithAll } from '../assets/AvailableWithAll.tsx';
+import { useAccounts } from '../assets/useAccounts.ts';
+import { useMoneyErrorText } from '../assets/useMoneyErrorText.ts';
+import { type HeldQuote, holdQuote, isExpired, secondsLeft } from './quote-clock.ts';
 
 type Executed = ContractData<typeof executeSwapContract>;
-
-const isKind = (value: string): value is AccountKind => (accountKinds as readonly string[]).includes(value);
-const isAsset = (value: string): value is AssetCode => (assetCodes as readonly string[]).includes(value);
+type SwapDirection = { account: AccountKind; fromAsset: AssetCode; toAsset: AssetCode; amount: string };
 
 /** Rates carry 12 decimals so that amount × rate = gross receipt can be checked by hand. */
 const RATE_DECIMALS = 12;
@@ -125,65 +135,69 @@ function QuoteDetails({ held, now, onRequote, requoting }: { held: HeldQuote; no
  * The swap (flash exchange) between USDT, BTC and ETH within one account type: amount → quote
  * (rate, mid rate, spread, fee, receipt and the recorded ticks, held 10 s) → confirm. With
  * `account` set (the coin account for /assets/flashExchange) the source wallet is fixed; without
- * it (/assets/conversion) the user picks it.
+ * it (/assets/conversion) the user picks it. The form is the quote contract's body, its amount
+ * checked against the asset's scale and the wallet's balance (`amountField`).
  */
 export function SwapForm({ account: fixedAccount }: { account?: AccountKind }) {
   const { t, tServer } = useI18n();
-  const { accounts, failed, reload, update } = useAccounts();
+  const errorText = useMoneyErrorText();
+  const { accounts, failed, reload } = useAccounts();
+  // A quote moves no money and is held by this form only (it expires in 10 s): a mutation, not a
+  // cached query. Executing it changes two balances and adds a record.
+  const quoteCall = useContractMutation(createSwapQuoteContract);
+  const execute = useContractMutation(executeSwapContract, { invalidates: [listAccountsContract, listRecordsContract] });
   const actionKey = useActionKey();
-  const [account, setAccount] = useState<AccountKind>(fixedAccount ?? 'coin');
-  const [fromAsset, setFromAsset] = useState<AssetCode>('USDT');
-  const [toAsset, setToAsset] = useState<AssetCode>('BTC');
-  const [amount, setAmount] = useState('');
-  const [checked, setChecked] = useState(false);
+  // The amount's limits depend on the wallet and the currency chosen: the schema reads them when it checks.
+  const limits = useRef<AmountLimits>({ scale: scaleOf('USDT') });
+  const schema = useMemo(() => swapDirectionBodySchema.safeExtend({ amount: amountField(() => limits.current) }), []);
+  const form = useContractForm(schema, {
+    defaultValues: { account: fixedAccount ?? 'coin', fromAsset: 'USDT', toAsset: 'BTC', amount: '' } satisfies SwapDirection,
+  });
+  const [account, fromAsset, toAsset] = form.watch(['account', 'fromAsset', 'toAsset']) as [AccountKind, AssetCode, AssetCode];
   const [held, setHeld] = useState<HeldQuote | null>(null);
-  const [quoting, setQuoting] = useState(false);
-  const [confirming, setConfirming] = useState(false);
-  const [formError, setFormError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [executed, setExecuted] = useState<Executed | null>(null);
   const now = useNow(held !== null);
 
   const available = balanceOf(accounts, account, fromAsset)?.available;
   const scale = scaleOf(fromAsset, accounts ?? undefined);
-  const amountProblem = checkAmountInput(amount, scale, available);
+  limits.current = { scale, available };
   const expired = held !== null && isExpired(held, now);
 
+  /** A change makes the quote, the refusal and the last result out of date. */
   function edited() {
     setHeld(null);
-    setFormError(null);
+    form.clearErrors('root');
     setNotice(null);
     setExecuted(null);
   }
 
-  async function requestQuote(body: { account: AccountKind; fromAsset: AssetCode; toAsset: AssetCode; amount: string }) {
-    setQuoting(true);
-    setFormError(null);
+  function set(name: 'account' | 'fromAsset' | 'toAsset' | 'amount', value: string) {
+    form.setValue(name, value as never, { shouldValidate: form.formState.isSubmitted, shouldDirty: true });
+    edited();
+  }
+
+  async function requestQuote(body: SwapDirection) {
     const sentAt = Date.now();
     try {
-      const quote = await api(createSwapQuoteContract, { body });
+      const quote = await quoteCall.mutateAsync({ body });
       setHeld(holdQuote(quote, sentAt));
     } catch (error) {
       setHeld(null);
-      if (isSessionError(error)) return;
-      setFormError(error instanceof ApiError ? tServer(error.message) : t('web.common.loadFailed'));
-    } finally {
-      setQuoting(false);
+      applyRefusal(form, error, { fieldErrors: { WRONG_AMOUNT: 'amount' } });
     }
   }
 
-  function submitQuote(event: FormEvent) {
-    event.preventDefault();
-    setChecked(true);
+  const submitQuote = form.handleSubmit((body) => {
     setExecuted(null);
     setNotice(null);
-    if (amountProblem) return;
-    void requestQuote({ account, fromAsset, toAsset, amount: normaliseAmountInput(amount) });
-  }
+    return requestQuote(body);
+  });
 
   function requote() {
     if (!held) return;
     setNotice(null);
+    form.clearErrors('root');
     const { quote } = held;
     void requestQuote({ account: quote.account, fromAsset: quote.fromAsset, toAsset: quote.toAsset, amount: quote.amount });
   }
@@ -191,18 +205,15 @@ export function SwapForm({ account: fixedAccount }: { account?: AccountKind }) {
   async function confirm() {
     if (!held || expired) return;
     const quoteId = held.quote.quoteId;
-    setConfirming(true);
-    setFormError(null);
+    form.clearErrors('root');
     setNotice(null);
     const sentAt = Date.now();
     try {
-      const answer = await api(executeSwapContract, { body: { quoteId }, idempotencyKey: actionKey.keyFor(quoteId) });
+      const answer = await execute.mutateAsync({ body: { quoteId }, idempotencyKey: actionKey.keyFor(quoteId) });
       actionKey.settle();
-      update([answer.from, answer.to]);
       setExecuted(answer);
       setHeld(null);
-      setAmount('');
-      setChecked(false);
+      form.reset({ ...form.getValues(), amount: '' });
     } catch (error) {
       actionKey.settle(error);
       if (isSessionError(error)) return;
@@ -215,9 +226,7 @@ export function SwapForm({ account: fixedAccount }: { account?: AccountKind }) {
           return;
         }
       }
-      setFormError(error instanceof ApiError ? tServer(error.message) : t('web.common.loadFailed'));
-    } finally {
-      setConfirming(false);
+      applyRefusal(form, error);
     }
   }
 
@@ -264,13 +273,9 @@ export function SwapForm({ account: fixedAccount }: { account?: AccountKind }) {
           <SelectField
             label={t('web.swap.wallet')}
             value={account}
-            options={accountKinds.map((kind) => ({ value: kind, label: t(accountKindKeys[kind]) }))}
+            options={offeredAccountKinds(accounts).map((kind) => ({ value: kind, label: t(accountKindKeys[kind]) }))}
             testId="swap-account"
-            onChange={(value) => {
-              if (!isKind(value)) return;
-              setAccount(value);
-              edited();
-            }}
+            onChange={(value) => set('account', value)}
           />
         )}
         <div className="swap-assets">
@@ -280,10 +285,8 @@ export function SwapForm({ account: fixedAccount }: { account?: AccountKind }) {
             options={assetCodes.map((code) => ({ value: code, label: code }))}
             testId="swap-from"
             onChange={(value) => {
-              if (!isAsset(value)) return;
-              setFromAsset(value);
-              if (value === toAsset) setToAsset(fromAsset);
-              edited();
+              if (value === toAsset) set('toAsset', fromAsset);
+              set('fromAsset', value);
             }}
           />
           <span className="swap-assets-arrow">
@@ -294,48 +297,26 @@ export function SwapForm({ account: fixedAccount }: { account?: AccountKind }) {
             value={toAsset}
             options={assetCodes.map((code) => ({ value: code, label: code, disabled: code === fromAsset }))}
             testId="swap-to"
+            error={errorText(form.formState.errors.toAsset)}
             onChange={(value) => {
-              if (!isAsset(value) || value === fromAsset) return;
-              setToAsset(value);
-              edited();
+              if (value !== fromAsset) set('toAsset', value);
             }}
           />
         </div>
         <div className="amount-field">
           <TextField
             label={t('web.swap.amount', { asset: fromAsset })}
-            name="amount"
             inputMode="decimal"
             autoComplete="off"
             placeholder={t('web.transfer.amountPlaceholder')}
-            value={amount}
             maxLength={40}
             data-testid="swap-amount"
-            onChange={(event) => {
-              setAmount(event.target.value);
-              edited();
-            }}
-            error={
-              checked
-                ? amountProblemText(t, amountProblem, { asset: fromAsset, scale, requiredText: t('web.swap.quantityRequired') })
-                : undefined
-            }
+            {...form.register('amount', { onChange: edited })}
+            error={errorText(form.formState.errors.amount, { required: t('web.swap.quantityRequired'), asset: fromAsset, scale })}
           />
-          <AvailableWithAll
-            available={available}
-            asset={fromAsset}
-            testIdPrefix="swap"
-            onAll={(all) => {
-              setAmount(all);
-              edited();
-            }}
-          />
+          <AvailableWithAll available={available} asset={fromAsset} testIdPrefix="swap" onAll={(all) => set('amount', all)} />
         </div>
-        {formError && (
-          <Notice tone="error" testId="form-error">
-            {formError}
-          </Notice>
-        )}
+        <FormError form={form} />
         {notice && (
           <Notice tone="warning" testId="swap-notice">
             {notice}
@@ -343,13 +324,13 @@ export function SwapForm({ account: fixedAccount }: { account?: AccountKind }) {
         )}
         {held ? (
           <>
-            <QuoteDetails held={held} now={now} onRequote={requote} requoting={quoting} />
-            <Button block busy={confirming} disabled={expired} onClick={() => void confirm()} data-testid="swap-confirm">
+            <QuoteDetails held={held} now={now} onRequote={requote} requoting={quoteCall.isPending} />
+            <Button block busy={execute.isPending} disabled={expired} onClick={() => void confirm()} data-testid="swap-confirm">
               {t('web.swap.confirm')}
             </Button>
           </>
         ) : (
-          <Button type="submit" block busy={quoting} data-testid="swap-get-quote">
+          <Button type="submit" block busy={quoteCall.isPending} data-testid="swap-get-quote">
             {t('web.swap.getQuote')}
           </Button>
         )}

@@ -1,29 +1,25 @@
 import type { MessageKey } from '@keel/locales';
-import type { FormEvent, ReactNode } from 'react';
+import type { FormEventHandler, ReactNode } from 'react';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Button, Notice } from '../../shared/ui/components.tsx';
 import { PhotoPicker } from './PhotoPicker.tsx';
-import type { VerificationStatus } from './useVerification.ts';
+import type { VerificationStatus } from './VerificationState.tsx';
 
 export type Level = 'identity' | 'advanced';
-type PhotoName = 'front' | 'back' | 'holding' | 'extra';
-export type Photos = Partial<Record<PhotoName, string>>;
 
-/** The upload ids both levels send, or null while a required photo is missing (the form then shows which). */
-export function photoUploads(photos: Photos) {
-  if (!photos.front || !photos.back || !photos.holding) return null;
-  return { frontUploadId: photos.front, backUploadId: photos.back, holdingUploadId: photos.holding, extraUploadId: photos.extra };
-}
+/** The photo fields of both levels' contracts: front, back and holding the ID required, extra proof optional. */
+export type PhotoField = 'frontUploadId' | 'backUploadId' | 'holdingUploadId' | 'extraUploadId';
 
-/** The four photos of both levels: front, back and holding the ID are required, extra proof optional. */
-function PhotosSection({ onChange, submitted, photos }: { onChange: (name: PhotoName, uploadId: string | undefined) => void; submitted: boolean; photos: Photos }) {
+const slots: { field: PhotoField; name: string; label: MessageKey }[] = [
+  { field: 'frontUploadId', name: 'front', label: 'web.verification.photoFront' },
+  { field: 'backUploadId', name: 'back', label: 'web.verification.photoBack' },
+  { field: 'holdingUploadId', name: 'holding', label: 'web.verification.photoHolding' },
+  { field: 'extraUploadId', name: 'extra', label: 'web.verification.photoExtra' },
+];
+
+/** The four photos; a photo is "required" where the contract's schema said so on the last submit. */
+function PhotosSection({ onChange, missing }: { onChange: (field: PhotoField, uploadId: string | undefined) => void; missing: (field: PhotoField) => boolean }) {
   const { t } = useI18n();
-  const slots: { name: PhotoName; label: MessageKey; required: boolean }[] = [
-    { name: 'front', label: 'web.verification.photoFront', required: true },
-    { name: 'back', label: 'web.verification.photoBack', required: true },
-    { name: 'holding', label: 'web.verification.photoHolding', required: true },
-    { name: 'extra', label: 'web.verification.photoExtra', required: false },
-  ];
   return (
     <fieldset className="form-stack" style={{ border: 0, padding: 0, margin: 0 }}>
       <legend className="card-title" style={{ marginBlockEnd: 8 }}>
@@ -36,8 +32,8 @@ function PhotosSection({ onChange, submitted, photos }: { onChange: (name: Photo
             key={slot.name}
             name={slot.name}
             label={t(slot.label)}
-            missing={submitted && slot.required && !photos[slot.name]}
-            onChange={(value) => onChange(slot.name, value?.uploadId)}
+            missing={missing(slot.field)}
+            onChange={(value) => onChange(slot.field, value?.uploadId)}
           />
         ))}
       </div>
@@ -52,21 +48,20 @@ const introKeys: Record<Level, MessageKey> = {
 
 /**
  * What the identity and advanced forms share around their own fields: the last rejection, the intro,
- * the form error, the photos, the privacy note and the submit button. Test ids carry the level.
+ * the form's notice, the photos, the privacy note and the submit button. Test ids carry the level.
  */
 export function LevelForm(props: {
   level: Level;
   status: VerificationStatus;
-  onSubmit: (event: FormEvent) => void;
-  formError: string | null;
+  onSubmit: FormEventHandler<HTMLFormElement>;
+  notice: ReactNode;
   busy: boolean;
-  photos: Photos;
-  setPhotos: (update: (current: Photos) => Photos) => void;
-  submitted: boolean;
+  onPhoto: (field: PhotoField, uploadId: string | undefined) => void;
+  photoMissing: (field: PhotoField) => boolean;
   children: ReactNode;
 }) {
   const { t } = useI18n();
-  const { level, status, setPhotos } = props;
+  const { level, status } = props;
   return (
     <>
       {status[level].status === 'rejected' && (
@@ -76,13 +71,9 @@ export function LevelForm(props: {
       )}
       <form className="card" onSubmit={props.onSubmit} noValidate data-testid={`${level}-form`}>
         <p className="muted">{t(introKeys[level])}</p>
-        {props.formError && (
-          <Notice tone="error" testId="form-error">
-            {props.formError}
-          </Notice>
-        )}
+        {props.notice}
         {props.children}
-        <PhotosSection photos={props.photos} submitted={props.submitted} onChange={(name, id) => setPhotos((current) => ({ ...current, [name]: id }))} />
+        <PhotosSection onChange={props.onPhoto} missing={props.photoMissing} />
         <Notice>{t('web.verification.privacy')}</Notice>
         <Button type="submit" block busy={props.busy} data-testid={`${level}-submit`}>
           {t('web.verification.submit')}

@@ -1,11 +1,12 @@
 import { Link } from 'react-router';
+import { verificationStatusContract } from '@keel/contracts';
+import { loadFailed, useContractQuery } from '../../shared/api/queries.ts';
 import { formatDateTime } from '../../shared/format/time.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Card, LoadFailedNotice, Notice, PageHeader } from '../../shared/ui/components.tsx';
 import { ShieldIcon } from '../../shared/ui/icons.tsx';
 import { intlLocale } from './countries.ts';
-import { useVerification, type VerificationStatus } from './useVerification.ts';
-import { StateBadge } from './VerificationState.tsx';
+import { StateBadge, type VerificationStatus } from './VerificationState.tsx';
 import '../auth/auth.css';
 
 type Level = 'identity' | 'advanced';
@@ -57,7 +58,9 @@ function LevelCard({ level, status }: { level: Level; status: VerificationStatus
  */
 export function VerificationCentre() {
   const { t, locale } = useI18n();
-  const { status, failed, reload } = useVerification();
+  const query = useContractQuery(verificationStatusContract);
+  const status = query.data;
+  const failed = loadFailed(query);
   const amount = (text: string) => {
     try {
       return new Intl.NumberFormat(intlLocale(locale)).format(BigInt(text));
@@ -68,7 +71,7 @@ export function VerificationCentre() {
   return (
     <div className="page page-narrow">
       <PageHeader title={t('web.verification.centreTitle')} backTo="/my" />
-      {failed && <LoadFailedNotice onRetry={reload} />}
+      {failed && <LoadFailedNotice onRetry={() => void query.refetch()} />}
       {!status && !failed && <p className="muted">{t('web.common.loading')}</p>}
       {status && (
         <>

@@ -1,26 +1,29 @@
-import { ApiError, idDocumentTypes, submitAdvancedVerificationContract, submitIdentityVerificationContract } from '@keel/contracts';
+import {
+  idDocumentTypes,
+  phoneNumberSchema,
+  submitAdvancedVerificationContract,
+  submitIdentityVerificationContract,
+  verificationStatusContract,
+} from '@keel/contracts';
 import type { MessageKey } from '@keel/locales';
-import { type FormEvent, type ReactNode, useMemo, useState } from 'react';
+import { type ReactNode, useMemo } from 'react';
+import type { FieldValues } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
-import { api, isSessionError } from '../../shared/api/client.ts';
+import { loadFailed, useContractMutation, useContractQuery } from '../../shared/api/queries.ts';
+import { applyRefusal, bodySchema, FormError, type FormOf, useContractForm, useFieldProps } from '../../shared/forms/index.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Card, LoadFailedNotice, Notice, PageHeader, TextField } from '../../shared/ui/components.tsx';
 import { useToast } from '../../shared/ui/toast.tsx';
 import { countryOptions } from './countries.ts';
 import { SelectField, TextAreaField } from './fields.tsx';
-import { type FormProblem, validateAdvanced, validateIdentity } from './form-checks.ts';
-import { type Level, LevelForm, type Photos, photoUploads } from './LevelForm.tsx';
-import { useVerification, type VerificationStatus } from './useVerification.ts';
-import { StateBadge } from './VerificationState.tsx';
+import { type Level, LevelForm, type PhotoField } from './LevelForm.tsx';
+import { StateBadge, type VerificationStatus } from './VerificationState.tsx';
 import '../auth/auth.css';
 
-const problemKeys: Record<FormProblem, MessageKey> = {
-  required: 'web.validation.required',
-  tooLong: 'web.verification.problem.tooLong',
-  characters: 'web.verification.problem.characters',
-  idNumber: 'web.verification.problem.idNumber',
-  phoneFormat: 'web.auth.problem.phoneFormat',
-};
+/** The identity contract's body, as it is: fields and photos. */
+const identitySchema = bodySchema(submitIdentityVerificationContract);
+/** The advanced contract's body; the contact phone is checked as a phone number before sending (the server's rule). */
+const advancedSchema = bodySchema(submitAdvancedVerificationContract).extend({ contactPhone: phoneNumberSchema });
 
 const idTypeKeys: Record<(typeof idDocumentTypes)[number], MessageKey> = {
   passport: 'web.verification.idType.passport',
@@ -47,26 +50,24 @@ function Settled({ level, status }: { level: Level; status: VerificationStatus }
   );
 }
 
-function useSubmit() {
-  const { t, tServer } = useI18n();
+/**
+ * What both levels share: the status query, the submission (the status is refetched, then back to
+ * the centre), and the photo fields, which are fields of the form set by the photo pickers.
+ */
+function useLevelSubmission<T extends FieldValues>(form: FormOf<T>) {
+  const { t } = useI18n();
   const toast = useToast();
   const navigate = useNavigate();
-  const [busy, setBusy] = useState(false);
-  const [formError, setFormError] = useState<string | null>(null);
-  async function run(send: () => Promise<unknown>) {
-    setBusy(true);
-    setFormError(null);
-    try {
-      await send();
+  const photoForm = form as unknown as FormOf<Record<PhotoField, string | undefined>>;
+  return {
+    done: () => {
       toast(t('web.verification.submitted'));
       navigate('/person/authentication', { replace: true });
-    } catch (error) {
-      setBusy(false);
-      if (isSessionError(error)) return;
-      setFormError(error instanceof ApiError ? tServer(error.message) : t('web.common.loadFailed'));
-    }
-  }
-  return { busy, formError, run };
+    },
+    onPhoto: (field: PhotoField, uploadId: string | undefined) =>
+      photoForm.setValue(field, uploadId, { shouldValidate: photoForm.formState.isSubmitted }),
+    photoMissing: (field: PhotoField) => photoForm.formState.errors[field] !== undefined,
+  };
 }
 
 function Frame({ title, children }: { title: string; children: ReactNode }) {
@@ -81,18 +82,16 @@ function Frame({ title, children }: { title: string; children: ReactNode }) {
 /** /person/identity and /my/identity: real name, country, address, ID document and photos. */
 export function IdentityForm() {
   const { t, locale } = useI18n();
-  const { status, failed, reload } = useVerification();
+  const query = useContractQuery(verificationStatusContract);
+  const status = query.data;
   const countries = useMemo(() => countryOptions(locale), [locale]);
-  const [form, setForm] = useState({ realName: '', country: '', address: '', idType: '', idNumber: '' });
-  const [photos, setPhotos] = useState<Photos>({});
-  const [problems, setProblems] = useState<Partial<Record<keyof typeof form, FormProblem>>>({});
-  const [submitted, setSubmitted] = useState(false);
-  const { busy, formError, run } = useSubmit();
-  const set = (key: keyof typeof form, value: string) => setForm((current) => ({ ...current, [key]: value }));
-  const problem = (key: keyof typeof form) => (problems[key] ? t(problemKeys[problems[key]]) : undefined);
+  const form = useContractForm(identitySchema, { defaultValues: { realName: '', country: '', address: '', idNumber: '' } });
+  const field = useFieldProps(form);
+  const level = useLevelSubmission(form);
+  const submit = useContractMutation(submitIdentityVerificationContract, { invalidates: [verificationStatusContract] });
 
   const title = t('web.verification.identityTitle');
-  if (failed) return <Frame title={title}>{<LoadFailedNotice onRetry={reload} />}</Frame>;
+  if (loadFailed(query)) return <Frame title={title}>{<LoadFailedNotice onRetry={() => void query.refetch()} />}</Frame>;
   if (!status) return <Frame title={title}>{<p className="muted">{t('web.common.loading')}</p>}</Frame>;
   if (status.identity.status === 'in_review' || status.identity.status === 'verified') {
     return (
@@ -102,40 +101,28 @@ export function IdentityForm() {
     );
   }
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    setSubmitted(true);
-    const found = validateIdentity(form);
-    setProblems(found);
-    const uploads = photoUploads(photos);
-    if (Object.keys(found).length > 0 || !uploads) return;
-    void run(() =>
-      api(submitIdentityVerificationContract, {
-        body: {
-          realName: form.realName.trim(),
-          country: form.country,
-          address: form.address.trim(),
-          idType: form.idType as (typeof idDocumentTypes)[number],
-          idNumber: form.idNumber.trim(),
-          ...uploads,
-        },
-      }),
-    );
-  }
+  const onSubmit = form.handleSubmit(async (body) => {
+    try {
+      await submit.mutateAsync({ body });
+      level.done();
+    } catch (error) {
+      applyRefusal(form, error);
+    }
+  });
 
   return (
     <Frame title={title}>
-      <LevelForm level="identity" status={status} onSubmit={submit} formError={formError} busy={busy} photos={photos} setPhotos={setPhotos} submitted={submitted}>
-        <TextField
-          label={t('web.verification.realName')}
-          name="realName"
-          autoComplete="name"
-          value={form.realName}
-          maxLength={100}
-          onChange={(event) => set('realName', event.target.value)}
-          error={problem('realName')}
-        />
-        <SelectField label={t('web.verification.country')} name="country" value={form.country} onChange={(event) => set('country', event.target.value)} error={problem('country')}>
+      <LevelForm
+        level="identity"
+        status={status}
+        onSubmit={onSubmit}
+        notice={<FormError form={form} />}
+        busy={form.formState.isSubmitting}
+        onPhoto={level.onPhoto}
+        photoMissing={level.photoMissing}
+      >
+        <TextField label={t('web.verification.realName')} autoComplete="name" maxLength={100} {...field('realName')} />
+        <SelectField label={t('web.verification.country')} {...field('country')}>
           <option value="">{t('web.verification.choose')}</option>
           {countries.map((country) => (
             <option key={country.code} value={country.code}>
@@ -143,16 +130,8 @@ export function IdentityForm() {
             </option>
           ))}
         </SelectField>
-        <TextAreaField
-          label={t('web.verification.address')}
-          name="address"
-          autoComplete="street-address"
-          value={form.address}
-          maxLength={300}
-          onChange={(event) => set('address', event.target.value)}
-          error={problem('address')}
-        />
-        <SelectField label={t('web.verification.idTypeLabel')} name="idType" value={form.idType} onChange={(event) => set('idType', event.target.value)} error={problem('idType')}>
+        <TextAreaField label={t('web.verification.address')} autoComplete="street-address" maxLength={300} {...field('address')} />
+        <SelectField label={t('web.verification.idTypeLabel')} defaultValue="" {...field('idType')}>
           <option value="">{t('web.verification.choose')}</option>
           {idDocumentTypes.map((type) => (
             <option key={type} value={type}>
@@ -160,17 +139,7 @@ export function IdentityForm() {
             </option>
           ))}
         </SelectField>
-        <TextField
-          label={t('web.verification.idNumber')}
-          name="idNumber"
-          autoCapitalize="characters"
-          autoComplete="off"
-          spellCheck={false}
-          value={form.idNumber}
-          maxLength={40}
-          onChange={(event) => set('idNumber', event.target.value)}
-          error={problem('idNumber')}
-        />
+        <TextField label={t('web.verification.idNumber')} autoCapitalize="characters" autoComplete="off" spellCheck={false} maxLength={40} {...field('idNumber')} />
       </LevelForm>
     </Frame>
   );
@@ -179,17 +148,15 @@ export function IdentityForm() {
 /** /person/advanced: occupation, income, contact phone and photos; identity verification comes first. */
 export function AdvancedForm() {
   const { t } = useI18n();
-  const { status, failed, reload } = useVerification();
-  const [form, setForm] = useState({ occupation: '', income: '', contactPhone: '' });
-  const [photos, setPhotos] = useState<Photos>({});
-  const [problems, setProblems] = useState<Partial<Record<keyof typeof form, FormProblem>>>({});
-  const [submitted, setSubmitted] = useState(false);
-  const { busy, formError, run } = useSubmit();
-  const set = (key: keyof typeof form, value: string) => setForm((current) => ({ ...current, [key]: value }));
-  const problem = (key: keyof typeof form) => (problems[key] ? t(problemKeys[problems[key]]) : undefined);
+  const query = useContractQuery(verificationStatusContract);
+  const status = query.data;
+  const form = useContractForm(advancedSchema, { defaultValues: { occupation: '', income: '', contactPhone: '' } });
+  const field = useFieldProps(form);
+  const level = useLevelSubmission(form);
+  const submit = useContractMutation(submitAdvancedVerificationContract, { invalidates: [verificationStatusContract] });
 
   const title = t('web.verification.advancedTitle');
-  if (failed) return <Frame title={title}>{<LoadFailedNotice onRetry={reload} />}</Frame>;
+  if (loadFailed(query)) return <Frame title={title}>{<LoadFailedNotice onRetry={() => void query.refetch()} />}</Frame>;
   if (!status) return <Frame title={title}>{<p className="muted">{t('web.common.loading')}</p>}</Frame>;
   if (status.identity.status !== 'verified') {
     return (
@@ -215,57 +182,36 @@ export function AdvancedForm() {
     );
   }
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    setSubmitted(true);
-    const found = validateAdvanced(form);
-    setProblems(found);
-    const uploads = photoUploads(photos);
-    if (Object.keys(found).length > 0 || !uploads) return;
-    void run(() =>
-      api(submitAdvancedVerificationContract, {
-        body: {
-          occupation: form.occupation.trim(),
-          income: form.income.trim(),
-          contactPhone: form.contactPhone.trim(),
-          ...uploads,
-        },
-      }),
-    );
-  }
+  const onSubmit = form.handleSubmit(async (body) => {
+    try {
+      await submit.mutateAsync({ body });
+      level.done();
+    } catch (error) {
+      applyRefusal(form, error, { fieldErrors: { WRONG_PHONE_NUMBER: 'contactPhone' } });
+    }
+  });
 
   return (
     <Frame title={title}>
-      <LevelForm level="advanced" status={status} onSubmit={submit} formError={formError} busy={busy} photos={photos} setPhotos={setPhotos} submitted={submitted}>
-        <TextField
-          label={t('web.verification.occupation')}
-          name="occupation"
-          autoComplete="organization-title"
-          value={form.occupation}
-          maxLength={100}
-          onChange={(event) => set('occupation', event.target.value)}
-          error={problem('occupation')}
-        />
-        <TextField
-          label={t('web.verification.income')}
-          name="income"
-          hint={t('web.verification.incomeHint')}
-          value={form.income}
-          maxLength={100}
-          onChange={(event) => set('income', event.target.value)}
-          error={problem('income')}
-        />
+      <LevelForm
+        level="advanced"
+        status={status}
+        onSubmit={onSubmit}
+        notice={<FormError form={form} />}
+        busy={form.formState.isSubmitting}
+        onPhoto={level.onPhoto}
+        photoMissing={level.photoMissing}
+      >
+        <TextField label={t('web.verification.occupation')} autoComplete="organization-title" maxLength={100} {...field('occupation')} />
+        <TextField label={t('web.verification.income')} hint={t('web.verification.incomeHint')} maxLength={100} {...field('income')} />
         <TextField
           label={t('web.verification.contactPhone')}
-          name="contactPhone"
           type="tel"
           autoComplete="tel"
           hint={t('web.auth.phoneHint')}
           placeholder={t('web.auth.phonePlaceholder')}
-          value={form.contactPhone}
           maxLength={32}
-          onChange={(event) => set('contactPhone', event.target.value)}
-          error={problem('contactPhone')}
+          {...field('contactPhone')}
         />
       </LevelForm>
     </Frame>

@@ -1,8 +1,11 @@
-import type { verificationStates } from '@keel/contracts';
+import type { ContractData, verificationStates, verificationStatusContract } from '@keel/contracts';
 import type { MessageKey } from '@keel/locales';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 
 export type VerificationState = (typeof verificationStates)[number];
+
+/** GET /home/verification: identity and advanced states, the tier and its daily withdrawal limit. */
+export type VerificationStatus = ContractData<typeof verificationStatusContract>;
 
 export const stateKeys: Record<VerificationState, MessageKey> = {
   unverified: 'web.verification.state.unverified',

@@ -1,12 +1,15 @@
-import { type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes, useId } from 'react';
+import { type ComponentPropsWithRef, type ReactNode, useId } from 'react';
 
-/** A labelled native select (each platform's own accessible picker), with its error announced. */
+/**
+ * A labelled native select (each platform's own accessible picker), with its error announced; its
+ * props include `ref`, so react-hook-form's `register` spreads onto it (ADR 0027).
+ */
 export function SelectField({
   label,
   error,
   children,
   ...rest
-}: Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id'> & { label: string; error?: string; children: ReactNode }) {
+}: Omit<ComponentPropsWithRef<'select'>, 'id'> & { label: string; error?: string; children: ReactNode }) {
   const id = useId();
   return (
     <div className={error ? 'field has-error' : 'field'}>
@@ -24,7 +27,7 @@ export function SelectField({
 }
 
 /** A labelled multi-line input. */
-export function TextAreaField({ label, error, ...rest }: Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id'> & { label: string; error?: string }) {
+export function TextAreaField({ label, error, ...rest }: Omit<ComponentPropsWithRef<'textarea'>, 'id'> & { label: string; error?: string }) {
   const id = useId();
   return (
     <div className={error ? 'field has-error' : 'field'}>

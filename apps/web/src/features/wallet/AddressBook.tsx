@@ -1,17 +1,19 @@
 import { addWithdrawalAddressContract, ApiError, type ContractData, errorCatalogue, listWithdrawalAddressesContract, removeWithdrawalAddressContract } from '@keel/contracts';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { api, isSessionError } from '../../shared/api/client.ts';
-import { useApiQuery } from '../../shared/api/useApiQuery.ts';
+import { isSessionError } from '../../shared/api/client.ts';
+import { loadFailed, useContractMutation, useContractQuery } from '../../shared/api/queries.ts';
+import { applyRefusal, FormError, useContractForm } from '../../shared/forms/index.ts';
 import { formatDateTime } from '../../shared/format/time.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Button, Notice, SelectField, TextField } from '../../shared/ui/components.tsx';
 import { useToast } from '../../shared/ui/toast.tsx';
 import { useNow } from '../../shared/ui/useNow.ts';
-import { checkAddressForm } from './form-checks.ts';
+import { useMoneyErrorText } from '../assets/useMoneyErrorText.ts';
+import { addressFormSchema, addressProblemOfMessage } from './form-checks.ts';
 import { addressProblemKey } from './refusal.ts';
 import { useRemoveItem, WalletList } from './WalletList.tsx';
-import { ConfirmAction, MonoText, NetworkName, RefusalNotice, Time } from './WalletParts.tsx';
+import { ConfirmAction, MonoText, NetworkName, type Refused, RefusalNotice, refusedBy, Time } from './WalletParts.tsx';
 import { addressNetworkKeys, channelKeys, channelNetworks, networkKeys, type WalletNetwork, walletNetworkList } from './wallet-labels.ts';
 import { isChannelId, withdrawPath } from './wallet-paths.ts';
 
@@ -83,88 +85,75 @@ function AddressRow({
   );
 }
 
+/** Adds an address to the book: the contract's body, the address checked for its network (`addressFormSchema`). */
 function AddAddressForm({ defaultNetwork, onAdded }: { defaultNetwork: WalletNetwork; onAdded: (item: BookAddress) => void }) {
   const { t } = useI18n();
-  const [network, setNetwork] = useState<WalletNetwork>(defaultNetwork);
-  const [address, setAddress] = useState('');
-  const [label, setLabel] = useState('');
-  const [checked, setChecked] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [refused, setRefused] = useState<{ message: string; data: unknown } | null>(null);
-  const result = checkAddressForm({ network, address, label });
+  const errorText = useMoneyErrorText();
+  const [refused, setRefused] = useState<Refused | null>(null);
+  const add = useContractMutation(addWithdrawalAddressContract, { invalidates: [listWithdrawalAddressesContract] });
+  const form = useContractForm(addressFormSchema, { defaultValues: { network: defaultNetwork, address: '', label: '' } });
+  const network = form.watch('network') as WalletNetwork;
+  const { errors } = form.formState;
 
-  const addressText = (() => {
-    const problem = result.problems.address;
-    if (!problem) return undefined;
-    if (problem === 'tooLong') return t('web.address.problem.tooLong');
-    if (problem === 'wrong_network') return t('web.address.problem.wrongNetworkFor', { network: t(networkKeys[network]) });
-    return t(addressProblemKey(problem) ?? 'web.address.problem.format');
-  })();
-  const labelText = result.problems.label === 'tooLong' ? t('web.address.labelTooLong') : result.problems.label === 'characters' ? t('web.address.labelCharacters') : undefined;
+  const addressProblem = addressProblemOfMessage(errors.address?.message);
+  const addressText =
+    addressProblem === 'wrong_network'
+      ? t('web.address.problem.wrongNetworkFor', { network: t(networkKeys[network]) })
+      : addressProblem
+        ? t(addressProblemKey(addressProblem) ?? 'web.address.problem.format')
+        : errorText(errors.address);
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setChecked(true);
+  const submit = form.handleSubmit(async (body) => {
     setRefused(null);
-    if (!result.body) return;
-    setBusy(true);
     try {
-      const added = await api(addWithdrawalAddressContract, { body: result.body });
-      setAddress('');
-      setLabel('');
-      setChecked(false);
+      const added = await add.mutateAsync({ body });
+      form.reset({ network: body.network, address: '', label: '' });
       onAdded(added);
     } catch (error) {
       if (isSessionError(error)) return;
-      setRefused(error instanceof ApiError ? { message: error.message, data: error.data } : { message: errorCatalogue.SYSTEM_ERROR.msg, data: null });
-    } finally {
-      setBusy(false);
+      // A refused address names its problem on the field; "already added" and "too many" above the form.
+      if (error instanceof ApiError && error.message === errorCatalogue.PARAMETER_ERROR.msg) applyRefusal(form, error);
+      else setRefused(refusedBy(error));
     }
-  }
+  });
 
   return (
     <form className="card form-card" onSubmit={submit} noValidate data-testid="address-form">
       <h2 className="card-title">{t('web.address.addTitle')}</h2>
       {refused && <RefusalNotice message={refused.message} data={refused.data} />}
+      <FormError form={form} />
       <SelectField
         label={t('web.address.network')}
         value={network}
         options={walletNetworkList.map((each) => ({ value: each, label: t(addressNetworkKeys[each]) }))}
         testId="address-network"
         onChange={(value) => {
-          if (isNetwork(value)) setNetwork(value);
+          if (isNetwork(value)) form.setValue('network', value, { shouldValidate: form.formState.isSubmitted });
           setRefused(null);
         }}
       />
       <TextField
         label={t('web.address.address')}
-        name="address"
         autoComplete="off"
         autoCapitalize="off"
         spellCheck={false}
         dir="ltr"
-        value={address}
         maxLength={120}
         data-testid="address-input"
-        onChange={(event) => {
-          setAddress(event.target.value);
-          setRefused(null);
-        }}
-        error={checked || (address.trim() !== '' && result.problems.address === 'wrong_network') ? addressText : undefined}
+        {...form.register('address', { onChange: () => setRefused(null) })}
+        error={addressText}
       />
       <TextField
         label={t('web.address.label')}
-        name="label"
         autoComplete="off"
-        value={label}
         maxLength={40}
         hint={t('web.address.labelHint')}
         data-testid="address-label"
-        onChange={(event) => setLabel(event.target.value)}
-        error={checked ? labelText : undefined}
+        {...form.register('label')}
+        error={errorText(errors.label)}
       />
       <p className="field-hint">{t('web.address.checkNote')}</p>
-      <Button type="submit" block busy={busy} data-testid="address-submit">
+      <Button type="submit" block busy={add.isPending} data-testid="address-submit">
         {t('web.address.add')}
       </Button>
     </form>
@@ -184,15 +173,16 @@ export function AddressBook({ picker }: { picker: boolean }) {
   const channelParam = params.get('channel');
   const channel = isChannelId(channelParam) ? channelParam : undefined;
   const pickNetwork = channel ? channelNetworks[channel] : undefined;
-  const book = useApiQuery(listWithdrawalAddressesContract);
+  const book = useContractQuery(listWithdrawalAddressesContract);
+  const removal = useContractMutation(removeWithdrawalAddressContract, { invalidates: [listWithdrawalAddressesContract] });
   // The ticking clock re-draws the rows as holds end; the time compared is read when drawing, so an
   // address added (and the list reloaded) since the last tick is judged against now, not then.
   const tick = useNow(true, 30_000);
   const now = Math.max(tick, Date.now());
   const { removing, error, remove } = useRemoveItem({
-    call: (addressId) => api(removeWithdrawalAddressContract, { params: { addressId } }),
+    call: (addressId) => removal.mutateAsync({ params: { addressId } }),
     removedKey: 'web.address.removed',
-    reload: book.reload,
+    reload: () => void book.refetch(),
   });
 
   const items = book.data?.items ?? [];
@@ -204,7 +194,10 @@ export function AddressBook({ picker }: { picker: boolean }) {
         <Notice testId="address-picker-channel">{t('web.address.pickFor', { channel: t(channelKeys[channel]), network: t(networkKeys[channelNetworks[channel]]) })}</Notice>
       )}
       {book.data && <p className="muted" data-testid="address-hold-note">{t('web.address.holdNote', { hours: book.data.holdHours })}</p>}
-      <WalletList source={book} items={book.data && sorted} error={error} emptyText={t('web.address.empty')} testId="addresses">
+      <WalletList
+        source={{ failed: loadFailed(book), reload: () => void book.refetch() }}
+        items={book.data ? sorted : null}
+        error={error} emptyText={t('web.address.empty')} testId="addresses">
         {(item) => (
           <AddressRow
             key={item.id}
@@ -222,7 +215,6 @@ export function AddressBook({ picker }: { picker: boolean }) {
         defaultNetwork={pickNetwork ?? 'tron'}
         onAdded={(added) => {
           toast(t('web.address.added', { time: formatDateTime(added.usableFrom) }));
-          book.reload();
         }}
       />
       {picker && (

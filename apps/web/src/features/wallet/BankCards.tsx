@@ -1,15 +1,16 @@
 import { addBankCardContract, ApiError, type ContractData, errorCatalogue, listBankCardsContract, removeBankCardContract } from '@keel/contracts';
 import type { MessageKey } from '@keel/locales';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { api, isSessionError } from '../../shared/api/client.ts';
-import { useApiQuery } from '../../shared/api/useApiQuery.ts';
+import { isSessionError } from '../../shared/api/client.ts';
+import { loadFailed, useContractMutation, useContractQuery } from '../../shared/api/queries.ts';
+import { applyRefusal, FormError, useContractForm, useErrorText } from '../../shared/forms/index.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Button, Notice, TextField, useBack } from '../../shared/ui/components.tsx';
 import { useToast } from '../../shared/ui/toast.tsx';
-import { type BankCardField, type BankCardProblem, checkBankCard } from './form-checks.ts';
+import { bankCardFormSchema } from './form-checks.ts';
 import { useRemoveItem, WalletList } from './WalletList.tsx';
-import { ConfirmAction, Fact, RefusalNotice } from './WalletParts.tsx';
+import { ConfirmAction, Fact, type Refused, RefusalNotice, refusedBy } from './WalletParts.tsx';
 import { cardPickedPath } from './wallet-paths.ts';
 
 type BankCard = ContractData<typeof listBankCardsContract>['items'][number];
@@ -69,17 +70,19 @@ export function BankCards({ picker }: { picker: boolean }) {
   const { t } = useI18n();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const cards = useApiQuery(listBankCardsContract);
+  const cards = useContractQuery(listBankCardsContract);
+  const removal = useContractMutation(removeBankCardContract, { invalidates: [listBankCardsContract] });
+  const reload = () => void cards.refetch();
   const { removing, error, remove } = useRemoveItem({
-    call: (cardId) => api(removeBankCardContract, { params: { cardId } }),
+    call: (cardId) => removal.mutateAsync({ params: { cardId } }),
     removedKey: 'web.card.removed',
-    reload: cards.reload,
+    reload,
   });
 
   return (
     <>
       {picker && <Notice testId="card-picker">{t('web.card.pickIntro')}</Notice>}
-      <WalletList source={cards} items={cards.data?.items ?? null} error={error} emptyText={t('web.card.empty')} testId="cards">
+      <WalletList source={{ failed: loadFailed(cards), reload }} items={cards.data?.items ?? null} error={error} emptyText={t('web.card.empty')} testId="cards">
         {(card) => (
           <CardRow
             key={card.id}
@@ -98,7 +101,9 @@ export function BankCards({ picker }: { picker: boolean }) {
   );
 }
 
-const fields: { name: BankCardField; label: MessageKey; inputMode?: 'tel' | 'numeric' | 'email'; autoComplete: string; ltr?: boolean; max: number }[] = [
+type CardField = 'realName' | 'phone' | 'bankName' | 'bankAccount' | 'ifsc' | 'email';
+
+const fields: { name: CardField; label: MessageKey; inputMode?: 'tel' | 'numeric' | 'email'; autoComplete: string; ltr?: boolean; max: number }[] = [
   { name: 'realName', label: 'web.card.realName', autoComplete: 'name', max: 100 },
   { name: 'phone', label: 'web.card.phone', inputMode: 'tel', autoComplete: 'tel', ltr: true, max: 32 },
   { name: 'bankName', label: 'web.card.bankName', autoComplete: 'off', max: 100 },
@@ -107,79 +112,61 @@ const fields: { name: BankCardField; label: MessageKey; inputMode?: 'tel' | 'num
   { name: 'email', label: 'web.card.email', inputMode: 'email', autoComplete: 'email', ltr: true, max: 254 },
 ];
 
-const problemKeys: Record<BankCardProblem, MessageKey> = {
-  required: 'web.validation.required',
-  tooShort: 'web.card.problem.tooShort',
-  tooLong: 'web.card.problem.tooLong',
-  characters: 'web.card.problem.characters',
-  phoneFormat: 'web.auth.problem.phoneFormat',
-  accountFormat: 'web.card.problem.accountFormat',
-  ifscFormat: 'web.card.problem.ifscFormat',
-  emailFormat: 'web.auth.problem.emailFormat',
-};
-
-const hints: Partial<Record<BankCardField, MessageKey>> = {
+const hints: Partial<Record<CardField, MessageKey>> = {
   phone: 'web.card.phoneHint',
   bankAccount: 'web.card.accountHint',
   ifsc: 'web.card.ifscHint',
 };
 
-/** /assets/addcard: a bank card, each field checked here as the server checks it. */
+/** /assets/addcard: a bank card, each field checked here by the contract's rules (`bankCardFormSchema`). */
 export function AddCardForm() {
   const { t } = useI18n();
   const toast = useToast();
+  const errorText = useErrorText();
   const back = useBack('/assets/card/manage');
-  const [form, setForm] = useState<Record<BankCardField, string>>({ realName: '', phone: '', bankName: '', bankAccount: '', ifsc: '', email: '' });
-  const [checked, setChecked] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [refused, setRefused] = useState<{ message: string; data: unknown } | null>(null);
-  const result = checkBankCard(form);
+  const [refused, setRefused] = useState<Refused | null>(null);
+  const add = useContractMutation(addBankCardContract, { invalidates: [listBankCardsContract] });
+  const form = useContractForm(bankCardFormSchema, {
+    defaultValues: { realName: '', phone: '', bankName: '', bankAccount: '', ifsc: '', email: '' },
+  });
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setChecked(true);
+  const submit = form.handleSubmit(async (body) => {
     setRefused(null);
-    if (!result.body) return;
-    setBusy(true);
     try {
-      await api(addBankCardContract, { body: result.body });
+      await add.mutateAsync({ body });
       toast(t('web.card.added'));
       back();
     } catch (error) {
-      setBusy(false);
       if (isSessionError(error)) return;
-      setRefused(error instanceof ApiError ? { message: error.message, data: error.data } : { message: errorCatalogue.SYSTEM_ERROR.msg, data: null });
+      // A field the server refuses (the phone, a "parameter error") is marked on it; the rest above the form.
+      if (error instanceof ApiError && (error.message === errorCatalogue.PARAMETER_ERROR.msg || error.message === errorCatalogue.WRONG_PHONE_NUMBER.msg)) {
+        applyRefusal(form, error, { fieldErrors: { WRONG_PHONE_NUMBER: 'phone' } });
+      } else setRefused(refusedBy(error));
     }
-  }
+  });
 
   return (
     <form className="card form-card" onSubmit={submit} noValidate data-testid="card-form">
       {refused && <RefusalNotice message={refused.message} data={refused.data} />}
+      <FormError form={form} />
       {fields.map((field) => {
-        const problem = checked ? result.problems[field.name] : undefined;
         const hint = hints[field.name];
         return (
           <TextField
             key={field.name}
             label={t(field.label)}
-            name={field.name}
             inputMode={field.inputMode}
             autoComplete={field.autoComplete}
             dir={field.ltr ? 'ltr' : undefined}
-            value={form[field.name]}
             maxLength={field.max}
             hint={hint ? t(hint) : undefined}
             data-testid={`card-${field.name}`}
-            onChange={(event) => {
-              const value = event.target.value;
-              setForm((current) => ({ ...current, [field.name]: value }));
-              setRefused(null);
-            }}
-            error={problem ? t(problemKeys[problem]) : undefined}
+            {...form.register(field.name, { onChange: () => setRefused(null) })}
+            error={errorText(form.formState.errors[field.name])}
           />
         );
       })}
-      <Button type="submit" block busy={busy} data-testid="card-submit">
+      <Button type="submit" block busy={add.isPending || add.isSuccess} data-testid="card-submit">
         {t('web.card.save')}
       </Button>
     </form>

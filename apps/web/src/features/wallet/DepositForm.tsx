@@ -1,26 +1,31 @@
-import { ApiError, createDepositContract, depositAddressContract, type ContractData, errorCatalogue } from '@keel/contracts';
-import { type FormEvent, useEffect, useState } from 'react';
+import { ApiError, createDepositContract, depositAddressContract, errorCatalogue, listDepositsContract } from '@keel/contracts';
+import { type FormEvent, useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useActionKey } from '../../shared/api/action-key.ts';
-import { api, isSessionError } from '../../shared/api/client.ts';
-import { checkAmountInput, normaliseAmountInput } from '../../shared/format/decimal.ts';
+import { isSessionError } from '../../shared/api/client.ts';
+import { loadFailed, useContractMutation, useContractQuery } from '../../shared/api/queries.ts';
+import { applyRefusal, bodySchema, FormError, useContractForm } from '../../shared/forms/index.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { QrCode } from '@keel/ui';
 import { Button, Card, LoadFailedNotice, Notice, TextField } from '../../shared/ui/components.tsx';
 import { scaleOf } from '../assets/accounts.ts';
-import { amountProblemText } from '../assets/amount-problems.ts';
+import { amountField } from '../assets/amount-field.ts';
+import { useMoneyErrorText } from '../assets/useMoneyErrorText.ts';
 import { PhotoPicker } from '../verification/PhotoPicker.tsx';
-import { txHashProblem } from './form-checks.ts';
-import { type ChannelView, ChannelName, MonoText, NetworkName, RefusalNotice, useRefusalFormat, useWalletOverview } from './WalletParts.tsx';
+import { TX_HASH_FORMAT, txHashField } from './form-checks.ts';
+import {
+  type ChannelView,
+  ChannelName,
+  MonoText,
+  NetworkName,
+  type Refused,
+  RefusalNotice,
+  refusedBy,
+  useRefusalFormat,
+  useWalletOverview,
+} from './WalletParts.tsx';
 import { channelKeys, networkKeys } from './wallet-labels.ts';
 import { depositCreatedPath, isChannelId } from './wallet-paths.ts';
-
-type DepositAddress = ContractData<typeof depositAddressContract>;
-type AddressState = { state: 'loading' } | { state: 'ready'; address: DepositAddress } | { state: 'error'; message: string; data: unknown };
-interface Refused {
-  message: string;
-  data: unknown;
-}
 
 /** How a channel's deposits are checked: by finance staff, or on chain after N confirmations. */
 function ReviewMode({ channel, testId }: { channel: ChannelView; testId?: string }) {
@@ -35,28 +40,9 @@ function ReviewMode({ channel, testId }: { channel: ChannelView; testId?: string
 /** The deposit address of the chosen channel: QR code, the text with a copy button, and the warnings. */
 function AddressCard({ channel }: { channel: ChannelView }) {
   const { t, tServer } = useI18n();
-  const [state, setState] = useState<AddressState>({ state: 'loading' });
+  // The address is assigned on the first ask and never changes: cached for as long as the app runs.
+  const query = useContractQuery(depositAddressContract, { query: { channel: channel.id } }, { staleTime: Number.POSITIVE_INFINITY });
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    let current = true;
-    void attempt;
-    setState({ state: 'loading' });
-    setCopied(null);
-    api(depositAddressContract, { query: { channel: channel.id } })
-      .then((address) => {
-        if (current) setState({ state: 'ready', address });
-      })
-      .catch((error: unknown) => {
-        if (!current || isSessionError(error)) return;
-        if (error instanceof ApiError) setState({ state: 'error', message: error.message, data: error.data });
-        else setState({ state: 'error', message: errorCatalogue.SYSTEM_ERROR.msg, data: null });
-      });
-    return () => {
-      current = false;
-    };
-  }, [channel.id, attempt]);
 
   async function copy(text: string) {
     try {
@@ -67,22 +53,25 @@ function AddressCard({ channel }: { channel: ChannelView }) {
     }
   }
 
-  if (state.state === 'loading') return <p className="muted">{t('web.common.loading')}</p>;
-  if (state.state === 'error') {
+  if (query.isError) {
+    // A session error already sent the user to login.
+    if (!loadFailed(query)) return null;
+    const message = query.error instanceof ApiError ? query.error.message : errorCatalogue.SYSTEM_ERROR.msg;
     return (
       <>
-        <Notice tone="error" title={tServer(state.message)} testId="deposit-address-error">
-          {state.message === errorCatalogue.DEPOSIT_ADDRESS_UNAVAILABLE.msg ? t('web.deposit.addressUnavailableBody') : null}
+        <Notice tone="error" title={tServer(message)} testId="deposit-address-error">
+          {message === errorCatalogue.DEPOSIT_ADDRESS_UNAVAILABLE.msg ? t('web.deposit.addressUnavailableBody') : null}
         </Notice>
-        {state.message !== errorCatalogue.DEPOSIT_ADDRESS_UNAVAILABLE.msg && (
-          <Button variant="secondary" onClick={() => setAttempt((value) => value + 1)}>
+        {message !== errorCatalogue.DEPOSIT_ADDRESS_UNAVAILABLE.msg && (
+          <Button variant="secondary" onClick={() => void query.refetch()}>
             {t('web.common.retry')}
           </Button>
         )}
       </>
     );
   }
-  const { address } = state;
+  const address = query.data;
+  if (address === undefined) return <p className="muted">{t('web.common.loading')}</p>;
   return (
     <div className="deposit-address" data-testid="deposit-address-card" data-demo={address.demo ? 'true' : 'false'}>
       {address.demo && (
@@ -124,29 +113,40 @@ function AddressCard({ channel }: { channel: ChannelView }) {
 /**
  * /assets/recharge: choose a channel (currency and chain), send to the deposit address shown, then
  * report the deposit with its transaction hash and an optional screenshot. Finance staff review it,
- * or the chain is checked where a gateway is configured; the channel says which.
+ * or the chain is checked where a gateway is configured; the channel says which. The report form is
+ * the deposit contract's body: the amount at the asset's scale (`amountField`), the hash shaped for
+ * the channel's network (`txHashField`).
  */
 export function DepositForm() {
   const { t } = useI18n();
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const overview = useWalletOverview();
+  const report = useContractMutation(createDepositContract, { invalidates: [listDepositsContract] });
   const actionKey = useActionKey();
+  const errorText = useMoneyErrorText();
   const channels = overview.data?.channels.filter((channel) => channel.depositEnabled) ?? [];
   const channelParam = params.get('channel');
   const channel = channels.find((each) => each.id === channelParam);
-  const [amount, setAmount] = useState('');
-  const [txHash, setTxHash] = useState('');
   const [proof, setProof] = useState<string | null>(null);
   const [uploading, setUploading] = useState(false);
-  const [checked, setChecked] = useState(false);
-  const [busy, setBusy] = useState(false);
   const [refused, setRefused] = useState<Refused | null>(null);
 
   const format = useRefusalFormat();
   const scale = channel ? scaleOf(channel.asset) : 18;
-  const amountProblem = checkAmountInput(amount, scale);
-  const hashProblem = txHashProblem(channel?.network, txHash);
+  // The channel is chosen outside the form (it lives in the address): the schema reads it when it checks.
+  const chosen = useRef(channel);
+  chosen.current = channel;
+  const schema = useMemo(
+    () =>
+      bodySchema(createDepositContract).pick({ amount: true, txHash: true }).safeExtend({
+        amount: amountField(() => ({ scale: chosen.current ? scaleOf(chosen.current.asset) : 18 })),
+        txHash: txHashField(() => chosen.current?.network),
+      }),
+    [],
+  );
+  const form = useContractForm(schema, { defaultValues: { amount: '', txHash: '' } });
+  const { errors } = form.formState;
 
   function choose(id: string) {
     if (!isChannelId(id)) return;
@@ -155,44 +155,44 @@ export function DepositForm() {
     setParams(next, { replace: true });
     setRefused(null);
     // A new channel is a new start: its problems show at the next submit.
-    setChecked(false);
+    form.clearErrors();
   }
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setChecked(true);
-    setRefused(null);
-    // Spec section 5: "a recharge channel must be selected" — the server refuses the same way.
-    if (!channel) {
-      setRefused({ message: errorCatalogue.SELECT_RECHARGE_CHANNEL.msg, data: null });
-      return;
-    }
-    if (amountProblem || hashProblem) return;
-    const body = {
-      channel: channel.id,
-      amount: normaliseAmountInput(amount),
-      txHash: txHash.trim(),
-      ...(proof ? { proofUploadId: proof } : {}),
-    };
-    setBusy(true);
+  const send = form.handleSubmit(async (values) => {
+    if (!channel) return;
+    const body = { channel: channel.id, ...values, ...(proof ? { proofUploadId: proof } : {}) };
     try {
-      const answer = await api(createDepositContract, { body, idempotencyKey: actionKey.keyFor(JSON.stringify(body)) });
+      const answer = await report.mutateAsync({ body, idempotencyKey: actionKey.keyFor(JSON.stringify(body)) });
       actionKey.settle();
       navigate(depositCreatedPath(answer.id));
     } catch (error) {
       actionKey.settle(error);
-      setBusy(false);
       if (isSessionError(error)) return;
-      setRefused(error instanceof ApiError ? { message: error.message, data: error.data } : { message: errorCatalogue.SYSTEM_ERROR.msg, data: null });
+      // A refused amount or hash is marked on its field; the rest names its rule above the form.
+      if (error instanceof ApiError && error.message === errorCatalogue.PARAMETER_ERROR.msg) applyRefusal(form, error);
+      else if (error instanceof ApiError && error.message === errorCatalogue.TX_HASH_ALREADY_USED.msg) {
+        applyRefusal(form, error, { fieldErrors: { TX_HASH_ALREADY_USED: 'txHash' } });
+      } else setRefused(refusedBy(error));
     }
+  });
+
+  function submit(event: FormEvent) {
+    setRefused(null);
+    // Spec section 5: "a recharge channel must be selected" — the server refuses the same way.
+    if (!channel) {
+      event.preventDefault();
+      setRefused({ message: errorCatalogue.SELECT_RECHARGE_CHANNEL.msg, data: null });
+      return;
+    }
+    void send(event);
   }
 
   return (
     <>
-      {overview.failed && <LoadFailedNotice onRetry={overview.reload} />}
+      {loadFailed(overview) && <LoadFailedNotice onRetry={() => void overview.refetch()} />}
       <Card>
         <h2 className="card-title">{t('web.deposit.stepChannel')}</h2>
-        {overview.data === null ? (
+        {overview.data === undefined ? (
           <p className="muted">{t('web.common.loading')}</p>
         ) : channels.length === 0 ? (
           <Notice tone="warning" testId="deposit-no-channels">
@@ -229,46 +229,34 @@ export function DepositForm() {
           {channel ? <ReviewMode channel={channel} testId="deposit-review-mode" /> : t('web.deposit.reportIntro')}
         </p>
         {refused && <RefusalNotice message={refused.message} data={refused.data} asset={channel?.asset} />}
+        <FormError form={form} />
         <TextField
           label={channel ? t('web.deposit.amountIn', { asset: channel.asset }) : t('web.deposit.amount')}
-          name="amount"
           inputMode="decimal"
           autoComplete="off"
           placeholder="0.00"
-          value={amount}
           maxLength={40}
           data-testid="deposit-amount"
           hint={channel ? t('web.deposit.amountMax', { max: format.amount(channel.depositMax, channel.asset) }) : undefined}
-          onChange={(event) => {
-            setAmount(event.target.value);
-            setRefused(null);
-          }}
-          error={
-            checked && channel
-              ? amountProblemText(t, amountProblem, { asset: channel.asset, scale, requiredText: t('web.deposit.amountRequired') })
-              : undefined
-          }
+          {...form.register('amount', { onChange: () => setRefused(null) })}
+          error={channel ? errorText(errors.amount, { required: t('web.deposit.amountRequired'), asset: channel.asset, scale }) : undefined}
         />
         <TextField
           label={t('web.deposit.txHash')}
-          name="txHash"
           autoComplete="off"
           autoCapitalize="off"
           spellCheck={false}
           dir="ltr"
-          value={txHash}
           maxLength={100}
           hint={t('web.deposit.txHashHint')}
           data-testid="deposit-txhash"
-          onChange={(event) => {
-            setTxHash(event.target.value);
-            setRefused(null);
-          }}
+          {...form.register('txHash', { onChange: () => setRefused(null) })}
           error={
-            checked && channel && hashProblem
-              ? hashProblem === 'required'
-                ? t('web.deposit.txHashRequired')
-                : t('web.deposit.txHashFormat', { network: t(networkKeys[channel.network]) })
+            channel
+              ? errorText(errors.txHash, {
+                  required: t('web.deposit.txHashRequired'),
+                  own: { [TX_HASH_FORMAT]: t('web.deposit.txHashFormat', { network: t(networkKeys[channel.network]) }) },
+                })
               : undefined
           }
         />
@@ -280,7 +268,7 @@ export function DepositForm() {
           onChange={(value) => setProof(value?.uploadId ?? null)}
         />
         <p className="field-hint">{t('web.deposit.screenshotHint')}</p>
-        <Button type="submit" block busy={busy} disabled={uploading} data-testid="deposit-submit">
+        <Button type="submit" block busy={report.isPending || report.isSuccess} disabled={uploading} data-testid="deposit-submit">
           {t('web.deposit.submit')}
         </Button>
       </form>

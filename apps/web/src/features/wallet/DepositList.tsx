@@ -1,10 +1,11 @@
 import { type ContractData, listDepositsContract } from '@keel/contracts';
 import { Link, useSearchParams } from 'react-router';
-import { api } from '../../shared/api/client.ts';
+import { usePagedQuery } from '../../shared/api/usePagedQuery.ts';
+import { useFallbackPolling } from '../../shared/realtime/cache-sync.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Notice } from '../../shared/ui/components.tsx';
 import { PagedWalletList } from './WalletList.tsx';
-import { DepositStatusBadge, RecordSummary, Time, usePagedList } from './WalletParts.tsx';
+import { DepositStatusBadge, RecordSummary, Time } from './WalletParts.tsx';
 import { isRecordId, shortenMiddle } from './wallet-paths.ts';
 
 type Deposit = ContractData<typeof listDepositsContract>['items'][number];
@@ -70,7 +71,8 @@ export function DepositList() {
   const { t } = useI18n();
   const [params] = useSearchParams();
   const created = params.get('created');
-  const list = usePagedList((page, pageSize) => api(listDepositsContract, { query: { page, pageSize } }), 'deposits');
+  // A deposit's state changes by staff review or the chain check, announced by a system message.
+  const list = usePagedQuery(listDepositsContract, {}, { refetchInterval: useFallbackPolling() });
   return (
     <>
       {isRecordId(created) && (

@@ -5,7 +5,9 @@ import { isSessionError } from '../../shared/api/client.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Card, LoadFailedNotice, Notice } from '../../shared/ui/components.tsx';
 import { useToast } from '../../shared/ui/toast.tsx';
-import { Pager } from './WalletParts.tsx';
+import { Pager } from '../../shared/ui/Pager.tsx';
+// The rows' styles; screens of other features (messages, P2P) draw their lists with this frame.
+import './wallet.css';
 
 /**
  * A list of the user's own records in a card: "loading" until the first answer, then the empty text
@@ -61,7 +63,7 @@ export function WalletList<T>({
   );
 }
 
-/** A page of records from `usePagedList`, with the pager and the total under the rows. */
+/** A page of records from `usePagedQuery`, with the pager and the total under the rows. */
 export function PagedWalletList<T>({
   list,
   emptyText,
@@ -106,8 +108,8 @@ export function PagedWalletList<T>({
 
 /**
  * Removes one item of a list (after its inline confirmation) and says so in a toast; a refusal is
- * kept in `error` for the list to show. The list is loaded again either way, so that after a refusal
- * too it shows what the server holds.
+ * kept in `error` for the list to show. `call` is the removal mutation (it invalidates the list);
+ * after a refusal the list is loaded again too, so that it shows what the server holds.
  */
 export function useRemoveItem({ call, removedKey, reload }: { call: (id: string) => Promise<unknown>; removedKey: MessageKey; reload: () => void }) {
   const { t, tServer } = useI18n();
@@ -124,9 +126,9 @@ export function useRemoveItem({ call, removedKey, reload }: { call: (id: string)
     } catch (failure) {
       if (isSessionError(failure)) return;
       setError(failure instanceof ApiError ? tServer(failure.message) : t('web.common.loadFailed'));
+      reload();
     } finally {
       setRemoving(null);
-      reload();
     }
   }
 

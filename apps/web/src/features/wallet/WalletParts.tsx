@@ -1,8 +1,8 @@
-import { type ContractData, walletOverviewContract } from '@keel/contracts';
-import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
-import { isSessionError } from '../../shared/api/client.ts';
-import { useApiQuery } from '../../shared/api/useApiQuery.ts';
+import { ApiError, type ContractData, errorCatalogue, walletOverviewContract } from '@keel/contracts';
+import { type ReactNode, useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { useContractQuery } from '../../shared/api/queries.ts';
+import { useFallbackPolling } from '../../shared/realtime/cache-sync.ts';
 import { formatDecimal } from '../../shared/format/decimal.ts';
 import { formatDateTime } from '../../shared/format/time.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
@@ -19,15 +19,17 @@ import {
   type WithdrawalStatus,
   withdrawalStatusKeys,
 } from './wallet-labels.ts';
-import { pageFromQuery } from './wallet-paths.ts';
 import './wallet.css';
 
 export type WalletOverview = ContractData<typeof walletOverviewContract>;
 export type ChannelView = WalletOverview['channels'][number];
 
-/** GET /home/wallet/overview: channels, the published rules and where the user stands today. */
+/**
+ * GET /home/wallet/overview: channels, the published rules and where the user stands today. The
+ * standing moves when staff decide a withdrawal (a pushed `message` event refetches it).
+ */
 export function useWalletOverview() {
-  return useApiQuery(walletOverviewContract);
+  return useContractQuery(walletOverviewContract, undefined, { refetchInterval: useFallbackPolling() });
 }
 
 /** Figures from an answer's `data` in the user's language; numbers and units kept left to right. */
@@ -41,6 +43,17 @@ export function useRefusalFormat(): RefusalFormat {
     }),
     [locale],
   );
+}
+
+/** A refused call as `RefusalNotice` shows it: the catalogue message and the answer's `data`. */
+export interface Refused {
+  message: string;
+  data: unknown;
+}
+
+/** What a failed call says: its catalogue message and `data`, or "system error" when no answer came. */
+export function refusedBy(error: unknown): Refused {
+  return error instanceof ApiError ? { message: error.message, data: error.data } : { message: errorCatalogue.SYSTEM_ERROR.msg, data: null };
 }
 
 /**
@@ -198,84 +211,6 @@ export function ConfirmAction({
         {t('web.wallet.keep')}
       </Button>
     </fieldset>
-  );
-}
-
-export const WALLET_PAGE_SIZE = 20;
-
-/**
- * A page of a list whose page lives in the address (`?page=`), so a page can be reloaded or
- * shared. `load` asks for one page; `key` names what is listed (a change loads again).
- */
-export function usePagedList<T>(load: (page: number, pageSize: number) => Promise<T>, key: string) {
-  const [params, setParams] = useSearchParams();
-  const page = pageFromQuery(params.get('page'));
-  const [data, setData] = useState<T | null>(null);
-  const [failed, setFailed] = useState(false);
-  const [loading, setLoading] = useState(true);
-  const [attempt, setAttempt] = useState(0);
-  const loader = useRef(load);
-  loader.current = load;
-
-  useEffect(() => {
-    let current = true;
-    void attempt;
-    void key;
-    setLoading(true);
-    setFailed(false);
-    loader
-      .current(page, WALLET_PAGE_SIZE)
-      .then((answer) => {
-        if (current) setData(answer);
-      })
-      .catch((error: unknown) => {
-        if (current && !isSessionError(error)) setFailed(true);
-      })
-      .finally(() => {
-        if (current) setLoading(false);
-      });
-    return () => {
-      current = false;
-    };
-  }, [page, key, attempt]);
-
-  function setPage(next: number) {
-    const search = new URLSearchParams(params);
-    if (next > 1) search.set('page', String(next));
-    else search.delete('page');
-    setParams(search);
-  }
-
-  return { page, setPage, data, failed, loading, reload: () => setAttempt((value) => value + 1) };
-}
-
-/** Previous / "page N of M" / next, under a list longer than a page. */
-export function Pager({
-  page,
-  total,
-  loading,
-  onPage,
-  testIdPrefix,
-}: {
-  page: number;
-  total: number;
-  loading: boolean;
-  onPage: (page: number) => void;
-  testIdPrefix: string;
-}) {
-  const { t } = useI18n();
-  const pages = Math.max(1, Math.ceil(total / WALLET_PAGE_SIZE));
-  if (total <= WALLET_PAGE_SIZE && page <= 1) return null;
-  return (
-    <nav className="pager" aria-label={t('web.records.pages')}>
-      <Button variant="secondary" className="btn-small" disabled={page <= 1 || loading} onClick={() => onPage(page - 1)} data-testid={`${testIdPrefix}-prev`}>
-        {t('web.records.previous')}
-      </Button>
-      <span data-testid={`${testIdPrefix}-page`}>{t('web.records.pageOf', { page, pages })}</span>
-      <Button variant="secondary" className="btn-small" disabled={page >= pages || loading} onClick={() => onPage(page + 1)} data-testid={`${testIdPrefix}-next`}>
-        {t('web.records.next')}
-      </Button>
-    </nav>
   );
 }
 

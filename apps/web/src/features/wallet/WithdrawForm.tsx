@@ -1,9 +1,21 @@
-import { ApiError, createWithdrawalContract, type ContractData, errorCatalogue, listWithdrawalAddressesContract } from '@keel/contracts';
-import { type FormEvent, useState } from 'react';
+import {
+  ApiError,
+  type ContractData,
+  createWithdrawalContract,
+  errorCatalogue,
+  listAccountsContract,
+  listRecordsContract,
+  listWithdrawalAddressesContract,
+  listWithdrawalsContract,
+  paymentPasswordSchema,
+  walletOverviewContract,
+} from '@keel/contracts';
+import { useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useActionKey } from '../../shared/api/action-key.ts';
-import { api, isSessionError } from '../../shared/api/client.ts';
-import { useApiQuery } from '../../shared/api/useApiQuery.ts';
+import { isSessionError } from '../../shared/api/client.ts';
+import { loadFailed, useContractMutation, useContractQuery } from '../../shared/api/queries.ts';
+import { bodySchema, useContractForm } from '../../shared/forms/index.ts';
 import { normaliseAmountInput } from '../../shared/format/decimal.ts';
 import { formatDateTime } from '../../shared/format/time.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
@@ -11,24 +23,18 @@ import { Amount } from '../../shared/ui/Amount.tsx';
 import { Button, LoadFailedNotice, Notice, SelectField, TextField } from '../../shared/ui/components.tsx';
 import { useNow } from '../../shared/ui/useNow.ts';
 import { balanceOf, scaleOf } from '../assets/accounts.ts';
-import { amountProblemText } from '../assets/amount-problems.ts';
+import { type AmountLimits, amountField, amountProblem } from '../assets/amount-field.ts';
 import { AvailableWithAll } from '../assets/AvailableWithAll.tsx';
 import { useAccounts } from '../assets/useAccounts.ts';
-import { sixDigitsProblem } from '../auth/contact-validation.ts';
-import { problemText } from '../auth/problems.ts';
+import { useMoneyErrorText } from '../assets/useMoneyErrorText.ts';
 import { describeRefusal } from './refusal.ts';
-import { type ChannelView, Fact, MonoText, RefusalNotice, useRefusalFormat, useWalletOverview } from './WalletParts.tsx';
+import { type ChannelView, Fact, MonoText, type Refused, RefusalNotice, refusedBy, useRefusalFormat, useWalletOverview } from './WalletParts.tsx';
 import { WithdrawRules } from './WithdrawRules.tsx';
 import { channelKeys, networkKeys } from './wallet-labels.ts';
 import { addressPickerPath, isChannelId, isRecordId } from './wallet-paths.ts';
-import { maxWithdrawable, totalWithFee, type WithdrawAmountProblem, withdrawAmountProblem } from './withdraw-math.ts';
+import { maxWithdrawable, totalWithFee } from './withdraw-math.ts';
 
 type BookAddress = ContractData<typeof listWithdrawalAddressesContract>['items'][number];
-interface Refused {
-  message: string;
-  data: unknown;
-}
-
 const digitsOnly = (text: string) => text.replace(/\D/g, '').slice(0, 6);
 
 /** The channel the form works on: the one in the address, else one fitting the chosen address, else the first open one. */
@@ -42,24 +48,37 @@ function pickChannel(channels: ChannelView[], param: string | null, address: Boo
 /**
  * /assets/withdraw: channel, a bound address from the address book, amount, the payment password.
  * The published fee comes on top of the amount; amount + fee is frozen until the withdrawal ends.
- * The rules panel below lists every rule that can refuse it, and a refusal names the rule.
+ * The rules panel below lists every rule that can refuse it, and a refusal names the rule. The
+ * channel and the address live in the page's address (the address-book picker returns to it); the
+ * form holds the amount (`amountField`: the asset's scale, the channel's minimum, amount + fee within
+ * the coin balance) and the payment password (the contracts' `paymentPasswordSchema`).
  */
 export function WithdrawForm() {
-  const i18n = useI18n();
-  const { t, tServer } = i18n;
+  const { t, tServer } = useI18n();
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const overview = useWalletOverview();
-  const book = useApiQuery(listWithdrawalAddressesContract);
+  const book = useContractQuery(listWithdrawalAddressesContract);
   const { accounts, failed: accountsFailed, reload: reloadAccounts } = useAccounts();
+  // A withdrawal holds amount + fee (a balance and a record), joins the lists, and counts against
+  // the day's limits in the overview.
+  const withdraw = useContractMutation(createWithdrawalContract, {
+    invalidates: [listAccountsContract, listRecordsContract, listWithdrawalsContract, walletOverviewContract],
+  });
   const actionKey = useActionKey();
   const format = useRefusalFormat();
   const now = useNow(true, 30_000);
-  const [amount, setAmount] = useState('');
-  const [password, setPassword] = useState('');
-  const [checked, setChecked] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const errorText = useMoneyErrorText();
   const [refused, setRefused] = useState<Refused | null>(null);
+  // The amount's limits follow the channel and the balance on screen: the schema reads them when it checks.
+  const limits = useRef<AmountLimits>({ scale: scaleOf('USDT') });
+  const schema = useMemo(
+    () => bodySchema(createWithdrawalContract).pick({ amount: true, paymentPassword: true }).safeExtend({ amount: amountField(() => limits.current), paymentPassword: paymentPasswordSchema }),
+    [],
+  );
+  const form = useContractForm(schema, { defaultValues: { amount: '', paymentPassword: '' } });
+  const { errors, isSubmitted } = form.formState;
+  const amount = form.watch('amount');
 
   const channels = overview.data?.channels.filter((each) => each.withdrawEnabled) ?? [];
   const addressParam = params.get('addressId');
@@ -70,11 +89,14 @@ export function WithdrawForm() {
   const asset = channel?.asset ?? 'USDT';
   const scale = scaleOf(asset, accounts ?? undefined);
   const available = accounts ? (balanceOf(accounts, 'coin', asset)?.available ?? '0') : undefined;
-  const amountProblem: WithdrawAmountProblem | null = channel ? withdrawAmountProblem(amount, { scale, fee: channel.withdrawFee, min: channel.withdrawMin, available }) : null;
-  const passwordProblem = sixDigitsProblem(password);
+  limits.current = channel ? { scale, fee: channel.withdrawFee, min: channel.withdrawMin, available } : { scale };
+  // Read as typed for the figures below (and the one problem worth saying before the user submits:
+  // amount + fee above the balance); the form's own check runs on submit.
+  const typed = normaliseAmountInput(amount);
+  const liveProblem = channel && typed !== '' ? amountProblem(typed, limits.current) : null;
+  const validAmount = channel && typed !== '' && liveProblem === null ? typed : null;
   const addressProblem = address ? undefined : channel ? t('web.withdraw.addressRequired', { network: t(networkKeys[channel.network]) }) : undefined;
   const refusal = refused ? describeRefusal(refused.message, refused.data, format, asset) : null;
-  const validAmount = channel && amountProblem === null && amount.trim() !== '' ? normaliseAmountInput(amount) : null;
 
   function setQuery(changes: Record<string, string | null>) {
     const next = new URLSearchParams(params);
@@ -86,44 +108,48 @@ export function WithdrawForm() {
     setRefused(null);
   }
 
-  function amountText(problem: WithdrawAmountProblem | null): string | undefined {
-    if (!channel) return undefined;
-    if (problem === 'belowMin') return t('web.withdraw.belowMin', { min: format.amount(channel.withdrawMin, asset) });
-    if (problem === 'aboveAvailableWithFee') return t('web.withdraw.aboveAvailable', { fee: format.amount(channel.withdrawFee, asset) });
-    return amountProblemText(t, problem, { asset, scale, requiredText: t('web.withdraw.amountRequired') });
-  }
+  const amountWords = channel && {
+    required: t('web.withdraw.amountRequired'),
+    asset,
+    scale,
+    min: format.amount(channel.withdrawMin, asset),
+    fee: format.amount(channel.withdrawFee, asset),
+  };
+  const amountText = !amountWords
+    ? undefined
+    : errors.amount
+      ? errorText(errors.amount, amountWords)
+      : liveProblem === 'aboveAvailableWithFee'
+        ? errorText({ message: `amount:${liveProblem}` }, amountWords)
+        : undefined;
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setChecked(true);
+  const submit = form.handleSubmit(async (values) => {
     setRefused(null);
-    if (!channel || !address || amountProblem || passwordProblem) return;
-    const body = { channel: channel.id, addressId: address.id, amount: normaliseAmountInput(amount), paymentPassword: password };
-    setBusy(true);
+    if (!channel || !address) return;
+    const body = { channel: channel.id, addressId: address.id, ...values };
     try {
-      const answer = await api(createWithdrawalContract, { body, idempotencyKey: actionKey.keyFor(JSON.stringify(body)) });
+      const answer = await withdraw.mutateAsync({ body, idempotencyKey: actionKey.keyFor(JSON.stringify(body)) });
       actionKey.settle();
       navigate(`/assets/WithdrawPay/${answer.id}`);
     } catch (error) {
       actionKey.settle(error);
-      setBusy(false);
       if (isSessionError(error)) return;
-      setRefused(error instanceof ApiError ? { message: error.message, data: error.data } : { message: errorCatalogue.SYSTEM_ERROR.msg, data: null });
+      setRefused(refusedBy(error));
       // Counts and limits may have moved; the rules panel shows them as they are now.
-      overview.reload();
-      if (error instanceof ApiError && error.message === errorCatalogue.WRONG_PAYMENT_PASSWORD.msg) setPassword('');
+      void overview.refetch();
+      if (error instanceof ApiError && error.message === errorCatalogue.WRONG_PAYMENT_PASSWORD.msg) form.setValue('paymentPassword', '');
     }
-  }
+  });
 
-  const loadFailed = overview.failed || book.failed || accountsFailed;
+  const someLoadFailed = loadFailed(overview) || loadFailed(book) || accountsFailed;
   const standing = overview.data?.standing;
   return (
     <>
-      {loadFailed && (
+      {someLoadFailed && (
         <LoadFailedNotice
           onRetry={() => {
-            overview.reload();
-            book.reload();
+            void overview.refetch();
+            void book.refetch();
             reloadAccounts();
           }}
         />
@@ -172,7 +198,7 @@ export function WithdrawForm() {
               label: `${each.label ? `${each.label} · ` : ''}${each.address.slice(0, 8)}…${each.address.slice(-6)}`,
             }))}
             testId="withdraw-address"
-            error={checked ? addressProblem : undefined}
+            error={isSubmitted ? addressProblem : undefined}
             onChange={(value) => setQuery({ addressId: value, channel: channel?.id ?? null })}
           />
           {address && (
@@ -193,18 +219,13 @@ export function WithdrawForm() {
         <div className="amount-field">
           <TextField
             label={t('web.withdraw.amount')}
-            name="amount"
             inputMode="decimal"
             autoComplete="off"
             placeholder={channel ? t('web.withdraw.minPlaceholder', { min: format.amount(channel.withdrawMin) }) : '0.00'}
-            value={amount}
             maxLength={40}
             data-testid="withdraw-amount"
-            onChange={(event) => {
-              setAmount(event.target.value);
-              setRefused(null);
-            }}
-            error={checked || amountProblem === 'aboveAvailableWithFee' ? amountText(amountProblem) : undefined}
+            {...form.register('amount', { onChange: () => setRefused(null) })}
+            error={amountText}
           />
           <AvailableWithAll
             available={available}
@@ -212,7 +233,7 @@ export function WithdrawForm() {
             testIdPrefix="withdraw"
             onAll={(all) => {
               if (!channel) return;
-              setAmount(maxWithdrawable(all, channel.withdrawFee, scale) ?? '0');
+              form.setValue('amount', maxWithdrawable(all, channel.withdrawFee, scale) ?? '0', { shouldValidate: isSubmitted });
               setRefused(null);
             }}
           />
@@ -238,27 +259,23 @@ export function WithdrawForm() {
 
         <TextField
           label={t('web.withdraw.paymentPassword')}
-          name="paymentPassword"
           type="password"
           inputMode="numeric"
           autoComplete="off"
-          value={password}
           maxLength={6}
           hint={t('web.settings.sixDigitsHint')}
           data-testid="withdraw-paypassword"
-          onChange={(event) => {
-            setPassword(digitsOnly(event.target.value));
-            setRefused(null);
-          }}
-          error={
-            refusal?.field === 'paymentPassword'
-              ? tServer(errorCatalogue.WRONG_PAYMENT_PASSWORD.msg)
-              : checked
-                ? problemText(i18n, passwordProblem)
-                : undefined
-          }
+          {...form.register('paymentPassword', {
+            onChange: (event: { target: HTMLInputElement }) => {
+              // Only digits can be typed (a payment password is six of them).
+              const digits = digitsOnly(event.target.value);
+              if (digits !== event.target.value) form.setValue('paymentPassword', digits);
+              setRefused(null);
+            },
+          })}
+          error={refusal?.field === 'paymentPassword' ? tServer(errorCatalogue.WRONG_PAYMENT_PASSWORD.msg) : errorText(errors.paymentPassword)}
         />
-        <Button type="submit" block busy={busy} disabled={!channel} data-testid="withdraw-submit">
+        <Button type="submit" block busy={withdraw.isPending || withdraw.isSuccess} disabled={!channel} data-testid="withdraw-submit">
           {t('web.withdraw.submit')}
         </Button>
       </form>

@@ -1,9 +1,21 @@
-import { ApiError, cancelWithdrawalContract, errorCatalogue } from '@keel/contracts';
+import {
+  ApiError,
+  cancelWithdrawalContract,
+  errorCatalogue,
+  getWithdrawalContract,
+  listAccountsContract,
+  listRecordsContract,
+  listWithdrawalsContract,
+  walletOverviewContract,
+} from '@keel/contracts';
 import type { MessageKey } from '@keel/locales';
+import { contractKey } from '@keel/ui';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useActionKey } from '../../shared/api/action-key.ts';
-import { api, isSessionError } from '../../shared/api/client.ts';
+import { isSessionError } from '../../shared/api/client.ts';
+import { useContractMutation } from '../../shared/api/queries.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Amount } from '../../shared/ui/Amount.tsx';
 import { Card, LoadFailedNotice, Notice } from '../../shared/ui/components.tsx';
@@ -71,26 +83,31 @@ function Timeline({ withdrawal }: { withdrawal: WithdrawalView }) {
 export function WithdrawalDetails({ id }: { id: string }) {
   const { t } = useI18n();
   const toast = useToast();
-  const { withdrawal, problem, reload, replace } = useWithdrawal(id);
+  const { withdrawal, problem, reload } = useWithdrawal(id);
+  const client = useQueryClient();
+  // The held amount and fee return to the balance at once; the lists and the day's standing move.
+  const cancelCall = useContractMutation(cancelWithdrawalContract, {
+    invalidates: [listWithdrawalsContract, listAccountsContract, listRecordsContract, walletOverviewContract],
+    // The answer is the withdrawal as it now is: shown without asking again.
+    onSuccess: (answer, input) => {
+      client.setQueryData(contractKey(getWithdrawalContract, { params: input.params }), answer);
+    },
+  });
   const actionKey = useActionKey();
-  const [busy, setBusy] = useState(false);
   const [refused, setRefused] = useState<{ message: string; data: unknown } | null>(null);
 
   async function cancel() {
-    setBusy(true);
     setRefused(null);
     try {
-      const answer = await api(cancelWithdrawalContract, { params: { withdrawalId: id }, idempotencyKey: actionKey.keyFor(`cancel:${id}`) });
+      await cancelCall.mutateAsync({ params: { withdrawalId: id }, idempotencyKey: actionKey.keyFor(`cancel:${id}`) });
       actionKey.settle();
-      replace(answer);
       toast(t('web.withdraw.cancelled'));
     } catch (error) {
       actionKey.settle(error);
       if (isSessionError(error)) return;
       setRefused(error instanceof ApiError ? { message: error.message, data: error.data } : { message: errorCatalogue.SYSTEM_ERROR.msg, data: null });
+      // Refused (e.g. staff approved it meanwhile): show it as it now is.
       reload();
-    } finally {
-      setBusy(false);
     }
   }
 
@@ -127,7 +144,7 @@ export function WithdrawalDetails({ id }: { id: string }) {
               label={t('web.withdraw.cancel')}
               question={t('web.withdraw.cancelQuestion')}
               confirmLabel={t('web.withdraw.cancelConfirm')}
-              busy={busy}
+              busy={cancelCall.isPending}
               onConfirm={() => void cancel()}
               testId="withdrawal-cancel"
             />

@@ -1,11 +1,12 @@
 import { type ContractData, listWithdrawalsContract } from '@keel/contracts';
 import { Link } from 'react-router';
-import { api } from '../../shared/api/client.ts';
+import { usePagedQuery } from '../../shared/api/usePagedQuery.ts';
+import { useFallbackPolling } from '../../shared/realtime/cache-sync.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Amount } from '../../shared/ui/Amount.tsx';
 import { ChevronIcon } from '../../shared/ui/icons.tsx';
 import { PagedWalletList } from './WalletList.tsx';
-import { RecordSummary, usePagedList, WithdrawalStatusBadge } from './WalletParts.tsx';
+import { RecordSummary, WithdrawalStatusBadge } from './WalletParts.tsx';
 import { shortenMiddle } from './wallet-paths.ts';
 
 type Withdrawal = ContractData<typeof listWithdrawalsContract>['items'][number];
@@ -59,7 +60,8 @@ function WithdrawalRow({ withdrawal }: { withdrawal: Withdrawal }) {
  */
 export function WithdrawalList({ scope }: { scope: 'all' | 'open' }) {
   const { t } = useI18n();
-  const list = usePagedList((page, pageSize) => api(listWithdrawalsContract, { query: { page, pageSize, scope } }), scope);
+  // States and queue positions change by staff review, announced by a system message.
+  const list = usePagedQuery(listWithdrawalsContract, { scope }, { refetchInterval: useFallbackPolling() });
   const prefix = scope === 'open' ? 'withdrawals-open' : 'withdrawals';
   return (
     <>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkAddressForm, checkBankCard, txHashProblem } from './form-checks.ts';
+import { addressFormSchema, addressProblemOfMessage, bankCardFormSchema, TX_HASH_FORMAT, txHashField } from './form-checks.ts';
 
 const card = {
   realName: ' Asha Rao ',
@@ -10,66 +10,58 @@ const card = {
   email: 'Asha@Example.com',
 };
 
-describe('checkBankCard', () => {
-  it('accepts a good card and normalises it as the server does', () => {
-    expect(checkBankCard(card)).toEqual({
-      problems: {},
-      body: { realName: 'Asha Rao', phone: '+919876543210', bankName: 'State Bank of India', bankAccount: '123456789012', ifsc: 'SBIN0001234', email: 'asha@example.com' },
-    });
+/** The message of each field's first issue, by field. */
+function problems(result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) {
+  const found: Record<string, string> = {};
+  for (const issue of result.error?.issues ?? []) found[String(issue.path[0])] ??= issue.message;
+  return found;
+}
+
+describe('bankCardFormSchema', () => {
+  it('accepts a good card as the contract writes it', () => {
+    const result = bankCardFormSchema.safeParse(card);
+    expect(result.success).toBe(true);
+    expect(result.data).toMatchObject({ realName: 'Asha Rao', bankName: 'State Bank of India', bankAccount: '123456789012', ifsc: 'SBIN0001234' });
   });
 
-  it('names each field problem', () => {
-    const result = checkBankCard({ realName: 'A', phone: '12345', bankName: '<b>Bank</b>', bankAccount: '12345678', ifsc: 'SBIN1001234', email: 'nope' });
-    expect(result.body).toBeUndefined();
-    expect(result.problems).toEqual({
-      realName: 'tooShort',
-      phone: 'phoneFormat',
-      bankName: 'characters',
-      bankAccount: 'accountFormat',
-      ifsc: 'ifscFormat',
-      email: 'emailFormat',
-    });
-    expect(checkBankCard({ realName: '', phone: '', bankName: '', bankAccount: '', ifsc: '', email: '' }).problems).toEqual({
-      realName: 'required',
-      phone: 'required',
-      bankName: 'required',
-      bankAccount: 'required',
-      ifsc: 'required',
-      email: 'required',
-    });
-    expect(checkBankCard({ ...card, bankAccount: '1234567890123456789' }).problems.bankAccount).toBe('accountFormat');
+  it('refuses a phone or an e-mail address the domain does not accept', () => {
+    expect(Object.keys(problems(bankCardFormSchema.safeParse({ ...card, phone: '12345', email: 'nope' })))).toEqual(['phone', 'email']);
+    expect(Object.keys(problems(bankCardFormSchema.safeParse({ ...card, bankAccount: '12345678', ifsc: 'SBIN1001234' })))).toEqual(['bankAccount', 'ifsc']);
   });
 });
 
-describe('checkAddressForm', () => {
-  it('accepts a valid address in its normal form', () => {
-    const result = checkAddressForm({ network: 'ethereum', address: ' 0x52908400098527886e0f7030069857d2e4169ee7 ', label: ' cold ' });
-    expect(result.problems).toEqual({});
-    expect(result.body).toEqual({ network: 'ethereum', address: '0x52908400098527886E0F7030069857D2E4169EE7', label: 'cold' });
+describe('addressFormSchema', () => {
+  it('accepts a valid address and sends it in its normal form', () => {
+    const result = addressFormSchema.safeParse({ network: 'ethereum', address: ' 0x52908400098527886e0f7030069857d2e4169ee7 ', label: ' cold ' });
+    expect(result.data).toEqual({ network: 'ethereum', address: '0x52908400098527886E0F7030069857D2E4169EE7', label: 'cold' });
   });
 
   it('names the address problem from the domain check', () => {
-    expect(checkAddressForm({ network: 'bitcoin', address: '', label: '' }).problems.address).toBe('empty');
-    expect(checkAddressForm({ network: 'bitcoin', address: 'hello', label: '' }).problems.address).toBe('format');
-    expect(checkAddressForm({ network: 'bitcoin', address: '0x52908400098527886E0F7030069857D2E4169EE7', label: '' }).problems.address).toBe('wrong_network');
-    expect(checkAddressForm({ network: 'ethereum', address: '0x52908400098527886E0F7030069857D2E4169Ee7', label: '' }).problems.address).toBe('checksum');
+    const problemOf = (network: string, address: string) => addressProblemOfMessage(problems(addressFormSchema.safeParse({ network, address, label: '' })).address);
+    expect(problemOf('bitcoin', 'hello')).toBe('format');
+    expect(problemOf('bitcoin', '0x52908400098527886E0F7030069857D2E4169EE7')).toBe('wrong_network');
+    expect(problemOf('ethereum', '0x52908400098527886E0F7030069857D2E4169Ee7')).toBe('checksum');
+    // Empty is the contract's own "required", not a domain problem.
+    expect(problems(addressFormSchema.safeParse({ network: 'bitcoin', address: '', label: '' })).address).toBe('this field is required');
   });
 
-  it('checks the label', () => {
-    expect(checkAddressForm({ network: 'ethereum', address: '0x52908400098527886E0F7030069857D2E4169EE7', label: 'x'.repeat(41) }).problems.label).toBe('tooLong');
-    expect(checkAddressForm({ network: 'ethereum', address: '0x52908400098527886E0F7030069857D2E4169EE7', label: '<script>' }).problems.label).toBe('characters');
+  it('checks the label by the contract', () => {
+    const address = '0x52908400098527886E0F7030069857D2E4169EE7';
+    expect(problems(addressFormSchema.safeParse({ network: 'ethereum', address, label: 'x'.repeat(41) })).label).toBeDefined();
+    expect(problems(addressFormSchema.safeParse({ network: 'ethereum', address, label: '<script>' })).label).toBe('no control characters or angle brackets');
   });
 });
 
-describe('txHashProblem', () => {
+describe('txHashField', () => {
   const hex = 'ab'.repeat(32);
-  it('wants a hash shaped for the network', () => {
-    expect(txHashProblem('ethereum', '')).toBe('required');
-    expect(txHashProblem('ethereum', `0x${hex}`)).toBeUndefined();
-    expect(txHashProblem('ethereum', hex)).toBe('format');
-    expect(txHashProblem('bitcoin', hex)).toBeUndefined();
-    expect(txHashProblem('tron', `0x${hex}`)).toBeUndefined();
-    expect(txHashProblem('tron', 'abc')).toBe('format');
-    expect(txHashProblem(undefined, 'abc')).toBeUndefined();
+  it('wants a hash shaped for the chosen network', () => {
+    const check = (network: 'ethereum' | 'bitcoin' | 'tron' | undefined, text: string) => txHashField(() => network).safeParse(text).error?.issues[0]?.message;
+    expect(check('ethereum', '')).toBe('this field is required');
+    expect(check('ethereum', `0x${hex}`)).toBeUndefined();
+    expect(check('ethereum', hex)).toBe(TX_HASH_FORMAT);
+    expect(check('bitcoin', hex)).toBeUndefined();
+    expect(check('tron', `0x${hex}`)).toBeUndefined();
+    expect(check('tron', 'abc')).toBe(TX_HASH_FORMAT);
+    expect(check(undefined, 'abc')).toBeUndefined();
   });
 });

@@ -65,12 +65,6 @@ export function depositCreatedPath(depositId: string): string {
   return withQuery('/assets/rechargeLog', { created: depositId });
 }
 
-/** A page number from the address (1 when absent or not a sensible page). */
-export function pageFromQuery(value: string | null): number {
-  const page = Number.parseInt(value ?? '1', 10);
-  return Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1;
-}
-
 /** A long hash or address shortened in the middle ("0x12ab…9f3c"); short ones stay whole. */
 export function shortenMiddle(value: string, head = 8, tail = 6): string {
   return value.length <= head + tail + 1 ? value : `${value.slice(0, head)}…${value.slice(-tail)}`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maxWithdrawable, totalWithFee, withdrawAmountProblem } from './withdraw-math.ts';
+import { maxWithdrawable, totalWithFee } from './withdraw-math.ts';
 
 describe('totalWithFee', () => {
   it('adds the fee exactly at the asset scale', () => {
@@ -19,28 +19,5 @@ describe('maxWithdrawable', () => {
     expect(maxWithdrawable('1.000000', '1.000000', 6)).toBeNull();
     expect(maxWithdrawable('0', '1', 6)).toBeNull();
     expect(maxWithdrawable('oops', '1', 6)).toBeNull();
-  });
-});
-
-describe('withdrawAmountProblem', () => {
-  const context = { scale: 6, fee: '1.000000', min: '10.000000', available: '50.000000' };
-
-  it('passes an amount between the minimum and the balance less the fee', () => {
-    expect(withdrawAmountProblem('10', context)).toBeNull();
-    expect(withdrawAmountProblem('49', context)).toBeNull();
-    expect(withdrawAmountProblem('48,5', context)).toBeNull();
-  });
-
-  it('names each problem', () => {
-    expect(withdrawAmountProblem('', context)).toBe('required');
-    expect(withdrawAmountProblem('1e3', context)).toBe('format');
-    expect(withdrawAmountProblem('10.0000001', context)).toBe('tooManyDecimals');
-    expect(withdrawAmountProblem('0', context)).toBe('notPositive');
-    expect(withdrawAmountProblem('9.99', context)).toBe('belowMin');
-    expect(withdrawAmountProblem('49.000001', context)).toBe('aboveAvailableWithFee');
-  });
-
-  it('skips the balance check while the balance is unknown', () => {
-    expect(withdrawAmountProblem('1000', { ...context, available: undefined })).toBeNull();
   });
 });

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   addDecimal,
   bpsToPercent,
-  checkAmountInput,
   compareDecimal,
   DecimalError,
   decimalToString,
@@ -89,21 +88,6 @@ describe('amount input', () => {
     expect(normaliseAmountInput(' 12,5 ')).toBe('12.5');
     expect(normaliseAmountInput('1 000')).toBe('1000');
     expect(normaliseAmountInput('1,000.5')).toBe('1,000.5');
-  });
-
-  it('names the first problem of an amount', () => {
-    expect(checkAmountInput('', 6)).toBe('required');
-    expect(checkAmountInput('  ', 6)).toBe('required');
-    expect(checkAmountInput('abc', 6)).toBe('format');
-    expect(checkAmountInput('-1', 6)).toBe('format');
-    expect(checkAmountInput('1e3', 6)).toBe('format');
-    expect(checkAmountInput('0.0000001', 6)).toBe('tooManyDecimals');
-    expect(checkAmountInput('0.10000000', 6)).toBe(null);
-    expect(checkAmountInput('0', 6)).toBe('notPositive');
-    expect(checkAmountInput('0.000', 6)).toBe('notPositive');
-    expect(checkAmountInput('100.000001', 6, '100.000000')).toBe('aboveAvailable');
-    expect(checkAmountInput('100', 6, '100.000000')).toBe(null);
-    expect(checkAmountInput('12,5', 2)).toBe(null);
   });
 });
 

@@ -112,23 +112,6 @@ export function normaliseAmountInput(text: string): string {
   return compact;
 }
 
-export type AmountInputProblem = 'required' | 'format' | 'tooManyDecimals' | 'notPositive' | 'aboveAvailable';
-
-/**
- * Checks an amount field before anything is sent: present, a plain positive decimal, no finer than
- * the asset's `scale`, and (when `available` is known) not above it. The server checks again.
- */
-export function checkAmountInput(text: string, scale: number, available?: string): AmountInputProblem | null {
-  const normalised = normaliseAmountInput(text);
-  if (normalised === '') return 'required';
-  if (!/^\d+(\.\d+)?$/.test(normalised) || normalised.length > 40) return 'format';
-  const value = parseDecimal(normalised);
-  if (value.scale > scale && value.minor % pow10(value.scale - scale) !== 0n) return 'tooManyDecimals';
-  if (value.minor <= 0n) return 'notPositive';
-  if (available !== undefined && isDecimal(available) && compareDecimal(value, parseDecimal(available)) > 0) return 'aboveAvailable';
-  return null;
-}
-
 // ---- display ----
 
 interface Separators {

@@ -1,8 +1,8 @@
-import type { UserEvent, WsServerFrame } from '@keel/contracts';
+import type { WsServerFrame } from '@keel/contracts';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { ApiError, applySessionRules } from '../api/client.ts';
 import { onSessionChange, session } from '../api/session.ts';
-import { type ConnectionStatus, defaultSocketUrl, RealtimeConnection, type ResyncReason, type SocketLike } from './connection.ts';
+import { type ConnectionStatus, defaultSocketUrl, RealtimeConnection, type SocketLike } from './connection.ts';
 
 /** One recorded tick as the push connection delivers it. */
 export type RecordedTick = Extract<WsServerFrame, { type: 'tick' }>['tick'];
@@ -46,32 +46,6 @@ export function useTicks(onTick: (tick: RecordedTick) => void, onResync?: () => 
           if (frame.type === 'tick') handlers.current.onTick(frame.tick);
         },
         onResync: () => handlers.current.onResync?.(),
-      }),
-    [],
-  );
-}
-
-/**
- * The logged-in user's own events pushed over `/ws` (contracts `ws/user.events.ts`): `onEvent` runs
- * for each event `filter` accepts. Events carry ids only: refetch over HTTP. `onResync` runs after
- * every `authed` while mounted (events missed before it are not replayed): `'gap'` when the
- * connection lost events this screen was following, `'start'` when the screen loaded its data
- * before the connection was authenticated. Both callbacks may change between renders.
- */
-export function useUserEvents(
-  filter: (event: UserEvent) => boolean,
-  onEvent: (event: UserEvent) => void,
-  onResync?: (reason: ResyncReason) => void,
-): void {
-  const handlers = useRef({ filter, onEvent, onResync });
-  handlers.current = { filter, onEvent, onResync };
-  useEffect(
-    () =>
-      realtime().onUserEvent({
-        onEvent: (event) => {
-          if (handlers.current.filter(event)) handlers.current.onEvent(event);
-        },
-        onResync: (reason) => handlers.current.onResync?.(reason),
       }),
     [],
   );

@@ -1,4 +1,4 @@
-import { type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, useId, useState } from 'react';
+import { type ButtonHTMLAttributes, type ComponentPropsWithRef, type ReactNode, useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useI18n } from '../i18n/I18nProvider.tsx';
 import { AlertIcon, BackIcon, EyeIcon } from './icons.tsx';
@@ -19,7 +19,8 @@ export function Button({ variant = 'primary', busy = false, block = false, class
   );
 }
 
-type FieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> & {
+/** An input's props, `ref` included, so react-hook-form's `register(name)` can be spread on it (ADR 0027). */
+type FieldProps = Omit<ComponentPropsWithRef<'input'>, 'id'> & {
   label: string;
   error?: string;
   hint?: string;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineContract } from '../contract.ts';
 import { idSchema, pageQuerySchema, secretText, staffRoles, typedText } from '../common.ts';
 import { staffSetupSteps } from './admin.contracts.ts';
+import { validationMessages } from '../validation.ts';
 
 // Staff management (issue 13, ADR 0020): admins create staff accounts with roles and a one-time
 // password, change roles, disable and re-enable, reset; each member sets their own password and
@@ -15,17 +16,17 @@ export const STAFF_PASSWORD_MIN_LENGTH = 10;
 
 export const staffUsernameSchema = typedText(32).regex(
   /^[A-Za-z0-9][A-Za-z0-9._-]{2,31}$/,
-  'must be 3 to 32 letters, digits, dots, dashes or underscores, starting with a letter or digit',
+  validationMessages.staffUsernameFormat,
 );
 
-export const staffPasswordSchema = secretText(128).min(STAFF_PASSWORD_MIN_LENGTH, `must be at least ${STAFF_PASSWORD_MIN_LENGTH} characters`);
+export const staffPasswordSchema = secretText(128).min(STAFF_PASSWORD_MIN_LENGTH, validationMessages.staffPasswordLength);
 
 /** One role or more, each at most once. */
 export const staffRolesSchema = z
   .array(z.enum(staffRoles))
-  .min(1, 'at least one role')
+  .min(1, validationMessages.atLeastOneRole)
   .max(staffRoles.length)
-  .refine((roles) => new Set(roles).size === roles.length, 'each role at most once');
+  .refine((roles) => new Set(roles).size === roles.length, validationMessages.eachRoleOnce);
 
 export const staffAccountSchema = z.object({
   id: idSchema,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { typedText } from '../common.ts';
 import { defineContract } from '../contract.ts';
+import { validationMessages } from '../validation.ts';
 
 /** The user's account types (spec section 3). */
 export const userAccountKinds = ['coin', 'fiat', 'innovation', 'defi', 'leveraged', 'options'] as const;
@@ -42,7 +43,7 @@ export const transferBetweenAccountsContract = defineContract({
     })
     .refine((body) => body.fromAccount !== body.toAccount, {
       path: ['toAccount'],
-      message: 'the target account must differ from the source account',
+      message: validationMessages.differentAccounts,
     }),
   data: z.object({ entryId: z.string(), from: accountBalanceSchema, to: accountBalanceSchema }),
   errors: ['WRONG_AMOUNT', 'INSUFFICIENT_BALANCE', 'TOO_MANY_REQUESTS', 'IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_REUSED', 'REQUEST_IN_PROGRESS'],

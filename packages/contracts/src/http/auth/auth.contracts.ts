@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineContract } from '../contract.ts';
 import { localeSchema, passwordSchema, publicUserSchema, secretText, typedText, usernameSchema } from '../common.ts';
+import { validationMessages } from '../validation.ts';
 
 const sessionData = z.object({
   token: z.string().describe('opaque session token; send it in the Authorization header'),
@@ -13,6 +14,19 @@ const sessionData = z.object({
 export const codeChannelSchema = z.enum(['email', 'sms']);
 export const verificationCodeSchema = typedText(12).describe('the 6-digit code that was sent');
 
+/** The registration fields, before the rule across them (forms pick from this; zod cannot pick from a refined object). */
+export const registerFields = z.object({
+  username: usernameSchema.optional(),
+  email: typedText(254).optional(),
+  phone: typedText(32).optional(),
+  code: verificationCodeSchema.optional(),
+  password: passwordSchema,
+  confirmPassword: secretText(128),
+  agreement: z.literal(true, { error: validationMessages.agreementRequired }),
+  inviteCode: typedText(16).optional(),
+  language: localeSchema.optional(),
+});
+
 export const registerContract = defineContract({
   id: 'auth.register',
   method: 'POST',
@@ -21,21 +35,9 @@ export const registerContract = defineContract({
     'Register by username, e-mail or phone (exactly one) and a password; e-mail and phone need the code sent by POST /home/auth/code. Answers with a session.',
   caller: 'public',
   rateLimited: true,
-  body: z
-    .object({
-      username: usernameSchema.optional(),
-      email: typedText(254).optional(),
-      phone: typedText(32).optional(),
-      code: verificationCodeSchema.optional(),
-      password: passwordSchema,
-      confirmPassword: secretText(128),
-      agreement: z.literal(true, { error: 'the user agreement must be accepted' }),
-      inviteCode: typedText(16).optional(),
-      language: localeSchema.optional(),
-    })
-    .refine((body) => [body.username, body.email, body.phone].filter((each) => each !== undefined && each !== '').length === 1, {
+  body: registerFields.refine((body) => [body.username, body.email, body.phone].filter((each) => each !== undefined && each !== '').length === 1, {
       path: ['username'],
-      message: 'give exactly one of username, email or phone',
+      message: validationMessages.oneOfUsernameEmailPhone,
     }),
   data: sessionData,
   errors: [
@@ -98,7 +100,7 @@ export const loginContract = defineContract({
     account: typedText(64),
     password: secretText(128),
     totp: typedText(12).optional().describe('the authenticator code, for accounts with two-step login'),
-    agreement: z.literal(true, { error: 'the user agreement must be accepted' }),
+    agreement: z.literal(true, { error: validationMessages.agreementRequired }),
   }),
   data: sessionData,
   errors: ['ACCOUNT_AND_PASSWORD_EMPTY', 'ACCOUNT_OR_PASSWORD_INCORRECT', 'TWO_STEP_CODE_REQUIRED', 'WRONG_VERIFICATION_CODE', 'ACCOUNT_BANNED', 'TOO_MANY_REQUESTS'],

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { defineContract } from '../contract.ts';
+import { validationMessages } from '../validation.ts';
 
 /** A market symbol in ccxt style, base/quote: `BTC/USDT`. */
 export const marketSymbolSchema = z
   .string()
   .trim()
-  .regex(/^[A-Z0-9]{2,10}\/[A-Z0-9]{2,10}$/, 'a symbol like BTC/USDT')
+  .regex(/^[A-Z0-9]{2,10}\/[A-Z0-9]{2,10}$/, validationMessages.marketSymbol)
   .describe('base/quote, e.g. BTC/USDT');
 
 export const candleIntervals = ['1m', '5m', '15m', '1h', '1d'] as const;
@@ -89,7 +90,7 @@ export const setWatchlistContract = defineContract({
     symbols: z
       .array(marketSymbolSchema)
       .max(50)
-      .refine((symbols) => new Set(symbols).size === symbols.length, 'no duplicate symbols'),
+      .refine((symbols) => new Set(symbols).size === symbols.length, validationMessages.noDuplicateSymbols),
   }),
   data: z.object({ symbols: z.array(marketSymbolSchema) }),
   errors: ['RECORD_NOT_FOUND'],

@@ -3,6 +3,7 @@ import { defineContract } from '../contract.ts';
 import { idSchema, multilineText, pageQuerySchema, plainText, secretText } from '../common.ts';
 import { decimalAmountSchema } from '../assets/assets.contracts.ts';
 import { twoPersonReasonSchema } from '../admin/two-person.contracts.ts';
+import { validationMessages } from '../validation.ts';
 
 /**
  * Fiat P2P (issue 6): sell ads whose quantity sits in escrow (a ledger hold), and orders against
@@ -36,12 +37,12 @@ const adFields = {
     .string()
     .trim()
     .toUpperCase()
-    .regex(/^[A-Z]{3}$/, 'an ISO 4217 currency code, e.g. INR'),
+    .regex(/^[A-Z]{3}$/, validationMessages.currencyCode),
   price: decimalAmountSchema.describe('fiat per 1 USDT, at most two decimals'),
   min: decimalAmountSchema,
   max: decimalAmountSchema,
   paymentWindowMinutes: z.number().int().min(5).max(120).default(15),
-  contact: plainText(200).pipe(z.string().min(1, 'this field is required')),
+  contact: plainText(200).pipe(z.string().min(1, validationMessages.required)),
   remark: plainText(500).default(''),
 };
 
@@ -213,7 +214,7 @@ export const appealP2pOrderContract = defineContract({
   caller: 'user',
   idempotent: true,
   params: z.object({ orderId: idSchema }),
-  body: z.object({ reason: plainText(500).pipe(z.string().min(5, 'say what happened, at least 5 characters')) }),
+  body: z.object({ reason: plainText(500).pipe(z.string().min(5, validationMessages.appealReason)) }),
   data: p2pOrderSchema,
   errors: [...stepErrors],
 });
@@ -254,7 +255,7 @@ export const sendP2pChatContract = defineContract({
   body: z
     // Markup is allowed in the text: it is always shown as text.
     .object({ text: multilineText(1000).min(1).optional(), uploadId: idSchema.optional() })
-    .refine((body) => (body.text === undefined) !== (body.uploadId === undefined), { message: 'send a text or an image, one of them', path: ['text'] }),
+    .refine((body) => (body.text === undefined) !== (body.uploadId === undefined), { message: validationMessages.textOrImage, path: ['text'] }),
   data: p2pChatMessageSchema,
   errors: ['RECORD_NOT_FOUND', 'TOO_MANY_ITEMS'],
 });
@@ -331,6 +332,18 @@ export const listP2pAppealsContract = defineContract({
   errors: ['PERMISSION_DENIED'],
 });
 
+export const getP2pAppealContract = defineContract({
+  id: 'admin.p2pAppeal',
+  method: 'GET',
+  path: '/home/admin/p2p/appeals/:orderId',
+  summary: 'One appeal, open or resolved, by its order, with the order and the full chat (the back-office link to it; ADR 0028).',
+  caller: 'staff',
+  staffRoles: appealRoles,
+  params: z.object({ orderId: idSchema }),
+  data: p2pAppealSchema,
+  errors: ['PERMISSION_DENIED', 'RECORD_NOT_FOUND'],
+});
+
 export const resolveP2pAppealContract = defineContract({
   id: 'admin.p2pResolve',
   method: 'POST',
@@ -341,7 +354,7 @@ export const resolveP2pAppealContract = defineContract({
   staffRoles: appealRoles,
   idempotent: true,
   params: z.object({ orderId: idSchema }),
-  body: z.object({ outcome: z.enum(['release', 'refund']), note: plainText(500).pipe(z.string().min(3, 'a note both sides will read')) }),
+  body: z.object({ outcome: z.enum(['release', 'refund']), note: plainText(500).pipe(z.string().min(3, validationMessages.appealNote)) }),
   data: p2pAppealSchema,
   errors: ['PERMISSION_DENIED', 'RECORD_NOT_FOUND', 'ORDER_STATE_CHANGED', 'SECOND_APPROVER_REQUIRED', 'IDEMPOTENCY_KEY_REQUIRED'],
 });

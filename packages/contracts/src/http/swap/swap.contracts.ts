@@ -3,6 +3,7 @@ import { accountBalanceSchema, assetCodeSchema, decimalAmountSchema, userAccount
 import { idSchema } from '../common.ts';
 import { defineContract } from '../contract.ts';
 import { recordedTickSchema } from '../market/market.contracts.ts';
+import { validationMessages } from '../validation.ts';
 
 /**
  * A swap (flash exchange) quote. The rate holds until `expiresAtMs` (10 s); it is the mid price of
@@ -33,7 +34,7 @@ export const swapDirectionBodySchema = z
     toAsset: assetCodeSchema,
     amount: decimalAmountSchema,
   })
-  .refine((body) => body.fromAsset !== body.toAsset, { path: ['toAsset'], message: 'the target currency must differ from the source' });
+  .refine((body) => body.fromAsset !== body.toAsset, { path: ['toAsset'], message: validationMessages.differentAssets });
 
 export const createSwapQuoteContract = defineContract({
   id: 'assets.swap.quote',

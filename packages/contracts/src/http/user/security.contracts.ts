@@ -1,13 +1,49 @@
+import { normalizeEmail, normalizePhone } from '@keel/domain';
 import { z } from 'zod';
 import { codeChannelSchema, verificationCodeSchema } from '../auth/auth.contracts.ts';
 import { defineContract } from '../contract.ts';
 import { idSchema, passwordSchema, plainText, publicUserSchema, secretText, typedText } from '../common.ts';
+import { validationMessages } from '../validation.ts';
 
 export const contactMethodKinds = ['phone', 'email', 'telegram', 'whatsapp', 'wechat', 'line', 'other'] as const;
+export type ContactMethodKind = (typeof contactMethodKinds)[number];
+
+/** A contact method as stored and shown (also those saved before the per-kind rules below). */
 export const contactMethodSchema = z.object({
   kind: z.enum(contactMethodKinds),
   value: plainText(64).min(2),
 });
+
+/**
+ * What a contact value of each kind must look like, so a P2P partner can use it: a phone number
+ * (also WhatsApp's id) in international form, an e-mail address, a Telegram username (5–32
+ * letters, digits or underscores, @ optional), a WeChat ID (6–20, starting with a letter) or a
+ * LINE ID (4–20 letters, digits, dots, dashes or underscores, @ optional). "other" is free text.
+ */
+export const contactValueRules: Record<ContactMethodKind, { accepts: (value: string) => boolean; rule: keyof typeof validationMessages } | null> = {
+  phone: { accepts: (value) => normalizePhone(value) !== undefined, rule: 'phoneFormat' },
+  whatsapp: { accepts: (value) => normalizePhone(value) !== undefined, rule: 'phoneFormat' },
+  email: { accepts: (value) => normalizeEmail(value) !== undefined, rule: 'emailFormat' },
+  telegram: { accepts: (value) => /^@?[A-Za-z0-9_]{5,32}$/.test(value), rule: 'telegramHandle' },
+  wechat: { accepts: (value) => /^[A-Za-z][A-Za-z0-9_-]{5,19}$/.test(value), rule: 'wechatId' },
+  line: { accepts: (value) => /^@?[A-Za-z0-9._-]{4,20}$/.test(value), rule: 'lineId' },
+  other: null,
+};
+
+/** A contact method as the user sets it: 2–64 characters of plain text, shaped as its kind needs. */
+export const contactMethodInputSchema = z
+  .object({
+    kind: z.enum(contactMethodKinds),
+    value: plainText(64).min(2, validationMessages.contactValue),
+  })
+  .superRefine((method, context) => {
+    // Runs even when a field failed already (zod reports both): only a well-formed pair is checked.
+    if (!Object.hasOwn(contactValueRules, method.kind) || typeof method.value !== 'string') return;
+    const check = contactValueRules[method.kind];
+    if (check && method.value.length >= 2 && !check.accepts(method.value)) {
+      context.addIssue({ code: 'custom', path: ['value'], message: validationMessages[check.rule], input: method.value });
+    }
+  });
 
 export const securityOverviewSchema = z.object({
   email: z.string().nullable(),
@@ -66,7 +102,7 @@ export const changeLoginPasswordContract = defineContract({
   errors: ['WRONG_ORIGINAL_PASSWORD', 'PASSWORDS_INCONSISTENT', 'TOO_MANY_REQUESTS'],
 });
 
-export const paymentPasswordSchema = z.string().regex(/^\d{6}$/, 'six digits');
+export const paymentPasswordSchema = z.string().regex(/^\d{6}$/, validationMessages.sixDigits);
 
 export const setPaymentPasswordContract = defineContract({
   id: 'user.paymentPassword',
@@ -113,9 +149,10 @@ export const setContactMethodsContract = defineContract({
   id: 'user.contactMethods',
   method: 'PUT',
   path: '/home/user/contact-methods',
-  summary: 'Replace the contact methods shown to P2P trade partners (at most 5).',
+  summary:
+    'Replace the contact methods shown to P2P trade partners (at most 5). Each value is checked by its kind: phone and WhatsApp an international number, e-mail an address, Telegram a username (5–32 letters, digits or underscores, @ optional), WeChat an ID (6–20, starting with a letter), LINE an ID (4–20 letters, digits, dots, dashes or underscores).',
   caller: 'user',
-  body: z.object({ methods: z.array(contactMethodSchema).max(5) }),
+  body: z.object({ methods: z.array(contactMethodInputSchema).max(5) }),
   data: z.object({ methods: z.array(contactMethodSchema) }),
   errors: [],
 });
@@ -126,7 +163,7 @@ export const setAntiPhishingCodeContract = defineContract({
   path: '/home/user/anti-phishing',
   summary: 'Set the anti-phishing code that every e-mail from Keel will show (4–20 letters or digits).',
   caller: 'user',
-  body: z.object({ code: z.string().trim().regex(/^[A-Za-z0-9]{4,20}$/, '4 to 20 letters or digits') }),
+  body: z.object({ code: z.string().trim().regex(/^[A-Za-z0-9]{4,20}$/, validationMessages.antiPhishingFormat) }),
   data: z.null(),
   errors: [],
 });

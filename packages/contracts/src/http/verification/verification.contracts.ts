@@ -2,8 +2,9 @@ import { MAX_IMAGE_BYTES } from '@keel/domain';
 import { z } from 'zod';
 import { defineContract } from '../contract.ts';
 import { idSchema, multilineText, pageQuerySchema, plainText, typedText } from '../common.ts';
+import { validationMessages } from '../validation.ts';
 
-const text = (max: number) => plainText(max).min(1, 'this field is required');
+const text = (max: number) => plainText(max).min(1, validationMessages.required);
 
 export const uploadPurposes = ['verification', 'deposit_proof', 'chat'] as const;
 export const verificationLevels = ['identity', 'advanced'] as const;
@@ -67,13 +68,13 @@ const photos = {
 
 export const identityFieldsSchema = z.object({
   realName: text(100),
-  country: z.string().trim().regex(/^[A-Z]{2}$/, 'an ISO 3166 country code, e.g. DE'),
+  country: z.string().trim().regex(/^[A-Z]{2}$/, validationMessages.countryCode),
   address: text(300),
   idType: z.enum(idDocumentTypes),
   idNumber: z
     .string()
     .trim()
-    .regex(/^[A-Za-z0-9 -]{4,40}$/, '4 to 40 letters, digits, spaces or dashes'),
+    .regex(/^[A-Za-z0-9 -]{4,40}$/, validationMessages.idNumberFormat),
 });
 
 export const advancedFieldsSchema = z.object({
@@ -140,6 +141,18 @@ export const listVerificationsContract = defineContract({
   errors: ['PERMISSION_DENIED'],
 });
 
+export const getVerificationContract = defineContract({
+  id: 'admin.verificationDetail',
+  method: 'GET',
+  path: '/home/admin/verifications/:submissionId',
+  summary: 'One submission of the review queue, in any state (the back-office link to it; ADR 0028).',
+  caller: 'staff',
+  staffRoles: reviewRoles,
+  params: z.object({ submissionId: idSchema }),
+  data: verificationSubmissionSchema,
+  errors: ['RECORD_NOT_FOUND', 'PERMISSION_DENIED'],
+});
+
 export const getStaffUploadContract = defineContract({
   id: 'admin.uploads.get',
   method: 'GET',
@@ -165,7 +178,7 @@ export const decideVerificationContract = defineContract({
     .object({ decision: z.enum(['approve', 'reject']), reason: multilineText(500).optional() })
     .refine((body) => body.decision === 'approve' || (body.reason ?? '').length > 0, {
       path: ['reason'],
-      message: 'a rejection needs the reason the user will read',
+      message: validationMessages.rejectionReason,
     }),
   data: verificationSubmissionSchema,
   errors: ['RECORD_NOT_FOUND', 'VERIFICATION_NOT_IN_REVIEW', 'PERMISSION_DENIED'],

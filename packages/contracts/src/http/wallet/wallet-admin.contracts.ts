@@ -3,6 +3,7 @@ import { defineContract } from '../contract.ts';
 import { twoPersonReasonSchema } from '../admin/two-person.contracts.ts';
 import { idSchema, pageQuerySchema, plainText, typedText } from '../common.ts';
 import { depositStatuses, depositViewSchema, walletChannelSchema, withdrawalStatuses, withdrawalViewSchema } from './wallet.contracts.ts';
+import { validationMessages } from '../validation.ts';
 
 /**
  * The finance back-office of the wallet (issue 5): deposit and withdrawal queues. Staff approve or
@@ -82,7 +83,7 @@ const decisionBody = z
   })
   .refine((body) => body.decision === 'approve' || (body.reason ?? '').length >= 3, {
     path: ['reason'],
-    message: 'a rejection needs a reason the user will read',
+    message: validationMessages.rejectionReason,
   });
 
 export const decideDepositContract = defineContract({

@@ -3,6 +3,7 @@ import { defineContract } from '../contract.ts';
 import { idSchema, pageQuerySchema, plainText, secretText, typedText } from '../common.ts';
 import { assetCodeSchema, decimalAmountSchema } from '../assets/assets.contracts.ts';
 import { twoPersonRuleSchema } from '../admin/two-person.contracts.ts';
+import { validationMessages } from '../validation.ts';
 
 /**
  * The wallet (issue 5): deposit channels and addresses, deposit requests, the withdrawal address
@@ -120,7 +121,7 @@ export const createDepositContract = defineContract({
   body: z.object({
     channel: walletChannelSchema.optional(),
     amount: decimalAmountSchema,
-    txHash: typedText(100).min(1, 'this field is required'),
+    txHash: typedText(100).min(1, validationMessages.required),
     proofUploadId: idSchema.optional(),
   }),
   data: depositViewSchema,
@@ -177,7 +178,7 @@ export const addWithdrawalAddressContract = defineContract({
   caller: 'user',
   body: z.object({
     network: walletNetworkSchema,
-    address: typedText(120).min(1, 'this field is required'),
+    address: typedText(120).min(1, validationMessages.required),
     label: plainText(40).default(''),
   }),
   data: withdrawalAddressSchema,
@@ -322,19 +323,19 @@ export const addBankCardContract = defineContract({
   summary: 'Add a bank card: real name, phone, bank name, account number, IFSC code and e-mail, each checked.',
   caller: 'user',
   body: z.object({
-    realName: plainText(100).pipe(z.string().min(2, 'this field is required')),
-    phone: typedText(32).min(1, 'this field is required'),
-    bankName: plainText(100).pipe(z.string().min(2, 'this field is required')),
+    realName: plainText(100).pipe(z.string().min(2, validationMessages.required)),
+    phone: typedText(32).min(1, validationMessages.required),
+    bankName: plainText(100).pipe(z.string().min(2, validationMessages.required)),
     bankAccount: z
       .string()
       .trim()
-      .regex(/^[0-9]{9,18}$/, '9 to 18 digits'),
+      .regex(/^[0-9]{9,18}$/, validationMessages.bankAccountFormat),
     ifsc: z
       .string()
       .trim()
       .toUpperCase()
-      .regex(/^[A-Z]{4}0[A-Z0-9]{6}$/, 'an IFSC code: 4 letters, 0, then 6 letters or digits'),
-    email: typedText(254).min(1, 'this field is required'),
+      .regex(/^[A-Z]{4}0[A-Z0-9]{6}$/, validationMessages.ifscCode),
+    email: typedText(254).min(1, validationMessages.required),
   }),
   data: bankCardSchema,
   errors: ['WRONG_PHONE_NUMBER', 'ALREADY_ADDED', 'TOO_MANY_ITEMS'],

@@ -2,7 +2,7 @@ import { logoutContract, type UserStatus, userDisplayName } from '@keel/contract
 import type { MessageKey } from '@keel/locales';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { forgetMe, useMe } from '../../../features/profile/useMe.ts';
+import { useMe } from '../../../features/profile/useMe.ts';
 import { api } from '../../../shared/api/client.ts';
 import { session } from '../../../shared/api/session.ts';
 import { formatDate } from '../../../shared/format/time.ts';
@@ -34,7 +34,6 @@ export function MyPage() {
     // The session ends on this device whatever the server answers; a failed call only means the
     // token expires on its own.
     await api(logoutContract).catch(() => {});
-    forgetMe();
     session.clear('logout');
     navigate('/login', { replace: true });
   }

@@ -1,0 +1,61 @@
+import type { ComponentType } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { FirstAllowedView, NotFoundView, RouteError } from './RouteViews.tsx';
+import { Loading, StaffShell } from './StaffShell.tsx';
+import { type ViewName, views } from './views.ts';
+
+// The back-office's URLs (ADR 0028), under /admin: a path for every view (`views.ts`) and every
+// record, the list filters in the query string (`shared/url-filter.ts`), so a link to one
+// withdrawal, one appeal or a filtered queue opens the same thing for another member. Each view's
+// code is its own chunk, loaded when the view is first opened (`lazy`); the shell and the login
+// form are in the first one.
+
+type Module = Record<string, unknown>;
+
+/** A route component from a lazily loaded module, as react-router's `lazy` takes it. */
+const lazyComponent = (load: () => Promise<Module>, name: string) => async () => ({ Component: (await load())[name] as ComponentType });
+
+/**
+ * A view's route at its path in `views.ts`, marked with the view's name for the shell's role
+ * check (`handle.view`); `record` adds the route of one record under it (`:withdrawalId`),
+ * drawn in the view's outlet, from the same chunk.
+ */
+function viewRoute(name: ViewName, load: () => Promise<Module>, page: string, record?: { param: string; component: string }): RouteObject {
+  return {
+    path: views.find((view) => view.name === name)!.path,
+    handle: { view: name },
+    lazy: lazyComponent(load, page),
+    children: record ? [{ path: `:${record.param}`, lazy: lazyComponent(load, record.component) }] : undefined,
+  };
+}
+
+export const routes: RouteObject[] = [
+  {
+    path: '/',
+    Component: StaffShell,
+    ErrorBoundary: RouteError,
+    HydrateFallback: Loading,
+    children: [
+      { index: true, Component: FirstAllowedView },
+      viewRoute('users', () => import('../features/users/UsersPage.tsx'), 'UsersPage'),
+      viewRoute('audit', () => import('../features/audit/AuditPage.tsx'), 'AuditPage'),
+      viewRoute('verifications', () => import('../features/verifications/VerificationsPage.tsx'), 'VerificationsPage', {
+        param: 'submissionId',
+        component: 'VerificationDetailRoute',
+      }),
+      viewRoute('outbox', () => import('../features/outbox/OutboxPage.tsx'), 'OutboxPage'),
+      viewRoute('deposits', () => import('../features/finance/DepositsPage.tsx'), 'DepositsPage', { param: 'depositId', component: 'DepositDetailRoute' }),
+      viewRoute('withdrawals', () => import('../features/finance/WithdrawalsPage.tsx'), 'WithdrawalsPage', {
+        param: 'withdrawalId',
+        component: 'WithdrawalDetailRoute',
+      }),
+      viewRoute('appeals', () => import('../features/appeals/AppealsPage.tsx'), 'AppealsPage', { param: 'orderId', component: 'AppealDetailRoute' }),
+      viewRoute('options', () => import('../features/options/OptionsPage.tsx'), 'OptionsPage'),
+      viewRoute('staff', () => import('../features/staff/StaffPage.tsx'), 'StaffPage', { param: 'staffId', component: 'StaffSessionsRoute' }),
+      viewRoute('mysessions', () => import('../features/staff/MySessionsPage.tsx'), 'MySessionsPage'),
+      { path: '*', Component: NotFoundView },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes, { basename: '/admin' });

@@ -1,0 +1,38 @@
+import { staffRoles } from '@keel/contracts';
+import { describe, expect, it } from 'vitest';
+import { firstAllowedView, mayCall, viewAllowed, views } from './views.ts';
+
+describe('the views a member is offered', () => {
+  it('opens a view to the roles of its reads, and "my sessions" to everyone', () => {
+    expect(viewAllowed('deposits', ['finance'])).toBe(true);
+    expect(viewAllowed('deposits', ['support'])).toBe(false);
+    expect(viewAllowed('audit', ['compliance'])).toBe(true);
+    expect(viewAllowed('staff', ['finance', 'support'])).toBe(false);
+    for (const role of staffRoles) expect(viewAllowed('mysessions', [role])).toBe(true);
+  });
+
+  it('opens the contracts view with either of its reads (the house, or every user’s orders)', () => {
+    expect(viewAllowed('options', ['finance'])).toBe(true);
+    expect(viewAllowed('options', ['support'])).toBe(true);
+    expect(viewAllowed('options', ['compliance'])).toBe(false);
+  });
+
+  it('sends /admin to the first view in the navigation the roles open', () => {
+    expect(firstAllowedView(['admin']).path).toBe('users');
+    expect(firstAllowedView(['finance']).path).toBe('users');
+    expect(firstAllowedView(['compliance']).path).toBe('users');
+    // Content and merchant staff have no user list: only their own sessions are open to them.
+    expect(firstAllowedView(['content']).path).toBe('me/sessions');
+    expect(firstAllowedView(['merchant']).path).toBe('me/sessions');
+  });
+
+  it('reads a contract without listed roles as open to every role, as the contract type says', () => {
+    expect(mayCall(['content'], {})).toBe(true);
+    expect(mayCall(['content'], { staffRoles: [] })).toBe(true);
+    expect(mayCall(['content'], { staffRoles: ['admin'] })).toBe(false);
+  });
+
+  it('gives every view its own path', () => {
+    expect(new Set(views.map((view) => view.path)).size).toBe(views.length);
+  });
+});

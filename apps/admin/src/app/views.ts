@@ -1,0 +1,59 @@
+import {
+  getOptionsHouseContract,
+  listAuditContract,
+  listNotificationsContract,
+  listP2pAppealsContract,
+  listStaffContract,
+  listStaffDepositsContract,
+  listStaffOptionOrdersContract,
+  listStaffWithdrawalsContract,
+  listUsersContract,
+  listVerificationsContract,
+  type StaffRole,
+} from '@keel/contracts';
+import type { MessageKey } from '@keel/locales';
+
+/**
+ * The back-office's views in the order of the navigation, each with its URL under /admin and the
+ * reads it opens with. A view is offered to staff whose roles the server accepts for one of those
+ * reads (the contracts' `staffRoles`), so the navigation never offers what the server refuses.
+ */
+export const views = [
+  // The user list (admin, compliance, support, finance; contacts masked for the last two, ADR 0023).
+  { name: 'users', path: 'users', label: 'admin.nav.users', reads: [listUsersContract] },
+  { name: 'audit', path: 'audit', label: 'admin.nav.audit', reads: [listAuditContract] },
+  { name: 'verifications', path: 'verifications', label: 'admin.verifications.nav', reads: [listVerificationsContract] },
+  { name: 'outbox', path: 'outbox', label: 'admin.outbox.nav', reads: [listNotificationsContract] },
+  // The finance area (roles admin and finance).
+  { name: 'deposits', path: 'deposits', label: 'admin.finance.nav.deposits', reads: [listStaffDepositsContract] },
+  { name: 'withdrawals', path: 'withdrawals', label: 'admin.finance.nav.withdrawals', reads: [listStaffWithdrawalsContract] },
+  // P2P appeals (roles admin and support): the frozen escrow of an appealed order.
+  { name: 'appeals', path: 'appeals', label: 'admin.appeals.nav', reads: [listP2pAppealsContract] },
+  // Contracts, read only: the house's result (admin, finance) or every user's orders (admin, finance, support).
+  { name: 'options', path: 'options', label: 'admin.options.nav', reads: [getOptionsHouseContract, listStaffOptionOrdersContract] },
+  // Staff accounts (role admin, ADR 0020).
+  { name: 'staff', path: 'staff', label: 'admin.staff.nav', reads: [listStaffContract] },
+  // Every member: the own sessions and the password.
+  { name: 'mysessions', path: 'me/sessions', label: 'admin.sessions.mineNav', reads: [] },
+] as const satisfies readonly { name: string; path: string; label: MessageKey; reads: readonly { staffRoles?: readonly string[] }[] }[];
+
+export type View = (typeof views)[number];
+export type ViewName = View['name'];
+
+/** Whether staff with `roles` may call a contract (its `staffRoles`; none listed means every role). */
+export function mayCall(roles: readonly StaffRole[], contract: { staffRoles?: readonly string[] }): boolean {
+  const allowed = contract.staffRoles ?? [];
+  return allowed.length === 0 || roles.some((role) => allowed.includes(role));
+}
+
+/** Whether `roles` open a view: any of its reads will do; a view with no read is every member's. */
+export function viewAllowed(name: ViewName, roles: readonly StaffRole[]): boolean {
+  const view = views.find((each) => each.name === name)!;
+  const reads: readonly { staffRoles?: readonly string[] }[] = view.reads;
+  return reads.length === 0 || reads.some((contract) => mayCall(roles, contract));
+}
+
+/** Where /admin leads: the first view these roles may open (content and merchant staff have no user list). */
+export function firstAllowedView(roles: readonly StaffRole[]): View {
+  return views.find((view) => viewAllowed(view.name, roles)) ?? views[views.length - 1]!;
+}

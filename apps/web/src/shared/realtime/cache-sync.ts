@@ -1,0 +1,78 @@
+import {
+  type Contract,
+  getOptionOrderContract,
+  getOptionsOverviewContract,
+  getP2pOrderContract,
+  getWithdrawalContract,
+  listAccountsContract,
+  listDepositsContract,
+  listMessagesContract,
+  listOptionOrdersContract,
+  listP2pAdsContract,
+  listP2pChatContract,
+  listP2pOrdersContract,
+  listRecordsContract,
+  listWithdrawalsContract,
+  type UserEvent,
+  unreadContract,
+  walletOverviewContract,
+} from '@keel/contracts';
+import { invalidateContracts } from '@keel/ui';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { realtime, useRealtimeStatus } from './realtime.ts';
+
+/**
+ * What each pushed user event makes out of date (ADR 0026). Events carry ids only and can be lost,
+ * so the cache is never written from them: the queries they name are refetched where shown.
+ * A feature whose screens follow a new event kind adds its contracts here.
+ */
+export const contractsByUserEvent: Record<UserEvent['kind'], readonly Pick<Contract, 'id'>[]> = {
+  // Staff decisions on the user's deposits and withdrawals (credited, approved, rejected, paid out)
+  // and on-chain credits reach the user only as a system message, so a message also refreshes the
+  // wallet: balances, both lists, a withdrawal's detail, the standing against the daily limits.
+  message: [
+    unreadContract,
+    listMessagesContract,
+    listAccountsContract,
+    listRecordsContract,
+    listDepositsContract,
+    listWithdrawalsContract,
+    getWithdrawalContract,
+    walletOverviewContract,
+  ],
+  'p2p.order': [getP2pOrderContract, listP2pOrdersContract, listP2pAdsContract, listAccountsContract, listRecordsContract],
+  'p2p.chat': [listP2pChatContract],
+  'options.order': [getOptionOrderContract, listOptionOrdersContract, getOptionsOverviewContract, listAccountsContract, listRecordsContract],
+};
+
+const followedContracts = [...new Map(Object.values(contractsByUserEvent).flat().map((each) => [each.id, each])).values()];
+/**
+ * Refetched after the first `authed` ('start') too, the window between a screen's own load and the
+ * authentication. Not the tab bar's unread flag: the shell asks for it on every tab change anyway
+ * (spec section 7), and asking once more right after the load would be one request too many.
+ */
+const refetchedAtStart = followedContracts.filter((each) => each.id !== unreadContract.id);
+
+/**
+ * Mounted once inside the logged-in part of the app: follows the user's events on `/ws` and
+ * invalidates what they change. After every `authed` (a reconnect: events in between were not
+ * replayed) everything events would have refreshed is refetched.
+ */
+export function RealtimeCacheSync(): null {
+  const client = useQueryClient();
+  useEffect(
+    () =>
+      realtime().onUserEvent({
+        onEvent: (event) => void invalidateContracts(client, contractsByUserEvent[event.kind]),
+        onResync: (reason) => void invalidateContracts(client, reason === 'gap' ? followedContracts : refetchedAtStart),
+      }),
+    [client],
+  );
+  return null;
+}
+
+/** Polling is the fallback while the push connection is down: `refetchInterval` for a followed query. */
+export function useFallbackPolling(intervalMs = 30_000): number | false {
+  return useRealtimeStatus() === 'open' ? false : intervalMs;
+}

@@ -1,0 +1,141 @@
+import { type LocaleCode, localeFallbacks } from '@keel/contracts';
+import type { i18n, TOptions } from 'i18next';
+import { createMessageFormatter, serverMessageKey } from './engine.ts';
+import type { MessageKey, MessageValues } from './messages.ts';
+
+export { intlLocale } from './engine.ts';
+export { cataloguePartOf } from './messages.ts';
+export type { Catalogue, MessageKey, MessageValues } from './messages.ts';
+
+/** A translate function as the facades type it: one of our keys, ICU values, a string. */
+export type MessageFunction = (key: MessageKey, values?: MessageValues) => string;
+
+/** Loads one area's texts in one language (see `load/*.ts`: a dynamic import, a chunk per language). */
+export type CatalogueLoader = (locale: LocaleCode) => Promise<Record<string, string>>;
+
+/** An app's messages, downloaded one language at a time (ADR 0024). */
+export interface LazyMessages {
+  /** The i18next instance react-i18next renders from. */
+  readonly i18n: i18n;
+  /** The language shown, or null until the first one is loaded. */
+  current(): LocaleCode | null;
+  /**
+   * Loads what `locale` needs (its own file and, for fr-pro and it-pro, fr or it), then shows it:
+   * until then the previous language stays, so no key or English text flashes. When several
+   * switches overlap, the last one asked for wins.
+   */
+  switchTo(locale: LocaleCode): Promise<void>;
+  /** Whether `locale`'s own texts (the first part) are in memory. */
+  isLoaded(locale: LocaleCode): boolean;
+  /**
+   * Fetches the `later` texts of the language wanted (and its fallbacks), and from now on with
+   * every switch of language; resolves at once when they are in, or when there are none.
+   */
+  loadLater(): Promise<void>;
+  t(key: MessageKey, values?: MessageValues): string;
+  /** A server message (the error catalogue's English `msg`) in the language shown. */
+  tServer(msg: string): string;
+}
+
+/** A part of an app's texts downloaded only when first needed (the user app's `more`, messages.ts). */
+export interface LaterTexts {
+  loaders: CatalogueLoader[];
+  /** Whether a key is in this part. */
+  holds: (key: string) => boolean;
+}
+
+type Part = 'start' | 'later';
+
+/**
+ * The messages of an app made of `areas` (e.g. the user app: its own texts and the errors), and
+ * optionally of `later` texts fetched once `loadLater()` is first called (the user app: when a page
+ * behind the login opens); from then on every switch of language fetches both. English is the last
+ * link of every fallback chain but is loaded only when a key is missing from the language shown:
+ * the catalogue tests keep that from happening, so a French reader downloads no English. Until it
+ * arrives the missing text is empty, then the page renders again. A `later` key asked for before
+ * its part is in fetches that part of the language shown (not English), so the worst a wrong guess
+ * of which texts a page needs costs is a moment of empty text.
+ */
+export function createLazyMessages(areas: CatalogueLoader[], later?: LaterTexts): LazyMessages {
+  const loads = new Map<string, Promise<void>>();
+  // `${part}:${locale}` of every part in memory.
+  const loaded = new Set<string>();
+  let wanted: LocaleCode | null = null;
+  // i18next starts on a language of its own choosing (its fallback) before any text is in; what
+  // is shown is the last language switched to once its texts arrived.
+  let shown: LocaleCode | null = null;
+  let laterWanted = false;
+
+  const load = (part: Part, locale: LocaleCode): Promise<void> => {
+    const id = `${part}:${locale}`;
+    let pending = loads.get(id);
+    if (!pending) {
+      const loaders = part === 'start' ? areas : (later?.loaders ?? []);
+      pending = Promise.all(loaders.map((area) => area(locale))).then((parts) => {
+        i18n.addResourceBundle(locale, 'translation', Object.assign({}, ...parts), true, true);
+        loaded.add(id);
+      });
+      // A failed download (offline) is tried again at the next switch.
+      pending.catch(() => loads.delete(id));
+      loads.set(id, pending);
+    }
+    return pending;
+  };
+
+  /** The languages a locale's texts come from, English left out (it is fetched only for a missing key). */
+  const chainOf = (locale: LocaleCode) => localeFallbacks(locale).filter((each) => each === locale || each !== 'en');
+  const partsWanted = (): Part[] => (later && laterWanted ? ['start', 'later'] : ['start']);
+  const partOf = (key: string): Part => (later?.holds(key) ? 'later' : 'start');
+
+  const loadLater = async (): Promise<void> => {
+    if (!later) return;
+    laterWanted = true;
+    const locale = wanted ?? shown;
+    if (locale) await Promise.all(chainOf(locale).map((each) => load('later', each)));
+  };
+
+  const i18n = createMessageFormatter({
+    parseMissingKeyHandler: (key: string) => {
+      const part = partOf(key);
+      if (part === 'later' && shown && !loaded.has(`later:${shown}`)) {
+        // A page asked for a text of the part not fetched yet: fetch it in the language shown.
+        loadLater().catch(() => {});
+        return '';
+      }
+      if (loaded.has(`${part}:en`)) return key;
+      load(part, 'en').catch(() => {});
+      return '';
+    },
+  });
+
+  const t: MessageFunction = (key, values) => (i18n.t as unknown as (key: string, options?: TOptions) => string)(key, values);
+
+  return {
+    i18n,
+    current: () => shown,
+    isLoaded: (locale) => loaded.has(`start:${locale}`),
+    async switchTo(locale) {
+      wanted = locale;
+      await Promise.all(chainOf(locale).flatMap((each) => partsWanted().map((part) => load(part, each))));
+      if (wanted !== locale) return;
+      shown = locale;
+      await i18n.changeLanguage(locale);
+    },
+    loadLater,
+    t,
+    tServer: (msg) => t(serverMessageKey(msg)),
+  };
+}
+
+/**
+ * A message whose arguments are elements (a link, an amount): formats it with a marker for each
+ * part, then cuts it at the markers. The parts sit where the language puts them, plurals included.
+ */
+export function formatWithParts<Part>(format: (values: MessageValues) => string, parts: Record<string, Part>): (string | Part)[] {
+  const names = Object.keys(parts);
+  const markers = Object.fromEntries(names.map((name, index) => [name, `\u{E000}${index}\u{E001}`]));
+  return format(markers)
+    .split(/\u{E000}(\d+)\u{E001}/u)
+    .map((piece, index) => (index % 2 === 1 ? (parts[names[Number(piece)] as string] as Part) : piece))
+    .filter((piece) => piece !== '');
+}

@@ -1,0 +1,14 @@
+import type { CatalogueLoader } from '../browser.ts';
+
+// The user app's texts in one language, in two parts (messages.ts, `cataloguePartOf`): dynamic
+// imports, so the build makes two chunks per language; the query names the part the build's
+// catalogue plugin keeps (precompile.ts). Without that plugin (no build), a part is the whole file.
+type CatalogueModule = { default: Record<string, string> };
+
+/** What a visitor sees before logging in: the shell, the public pages, form messages. */
+export const loadWebMessages: CatalogueLoader = (locale) =>
+  import(`../../catalogues/web/${locale}.json?part=start`).then((module: CatalogueModule) => module.default);
+
+/** Everything shown behind the login: the tabs and the feature areas. */
+export const loadMoreWebMessages: CatalogueLoader = (locale) =>
+  import(`../../catalogues/web/${locale}.json?part=more`).then((module: CatalogueModule) => module.default);
