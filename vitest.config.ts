@@ -1,3 +1,4 @@
+import { precompiledCatalogues } from '@keel/locales/precompile';
 import { defineConfig } from 'vitest/config';
 
 // One config, three projects; scripts/test.mjs runs them one by one (and integration twice,
@@ -11,6 +12,8 @@ export default defineConfig({
           include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.{ts,tsx}'],
           environment: 'node',
         },
+        // The user app's texts are imported in parts (`?part=start`), which the build's plugin makes.
+        plugins: [precompiledCatalogues({ forTests: true })],
       },
       {
         test: {

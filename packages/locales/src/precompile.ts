@@ -31,20 +31,25 @@ const catalogueFile = /[\\/]packages[\\/]locales[\\/]catalogues[\\/][\w-]+[\\/](
  * gzip) is left out of the first script; intl-messageformat only formats. It also cuts the user
  * app's texts into the parts `load/web.ts` asks for (ADR 0025).
  */
-export function precompiledCatalogues(): Plugin {
+export function precompiledCatalogues({ forTests = false }: { forTests?: boolean } = {}): Plugin {
   return {
     name: 'keel:precompiled-catalogues',
     enforce: 'pre',
-    config: () => ({
-      resolve: {
-        // intl-messageformat imports the parser for strings; every message the apps format is
-        // already parsed, so the parser's no-parse twin (which throws if called) takes its place.
-        alias: [{ find: /^@formatjs\/icu-messageformat-parser$/, replacement: '@formatjs/icu-messageformat-parser/no-parser.js' }],
-      },
-    }),
+    // In the unit tests (vitest.config.ts) only the parts are made (a part is not JSON to the
+    // bundler): the server code there parses strings, and whole files stay as they are.
+    config: () =>
+      forTests
+        ? {}
+        : {
+            resolve: {
+              // intl-messageformat imports the parser for strings; every message the apps format is
+              // already parsed, so the parser's no-parse twin (which throws if called) takes its place.
+              alias: [{ find: /^@formatjs\/icu-messageformat-parser$/, replacement: '@formatjs/icu-messageformat-parser/no-parser.js' }],
+            },
+          },
     transform(code, id) {
       const [, locale, part] = catalogueFile.exec(id) ?? [];
-      if (!locale) return null;
+      if (!locale || (forTests && !part)) return null;
       const catalogue = JSON.parse(code) as Record<string, string>;
       const compiled = Object.fromEntries(
         Object.entries(catalogue)
