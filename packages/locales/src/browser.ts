@@ -1,11 +1,21 @@
-import { type LocaleCode, localeFallbacks } from '@keel/contracts';
+import type { LocaleCode } from '@keel/contracts';
 import type { i18n, TOptions } from 'i18next';
+import IntlMessageFormat from 'intl-messageformat';
 import { createMessageFormatter, serverMessageKey } from './engine.ts';
+import { textLocalesOf } from './load/chain.ts';
 import type { MessageKey, MessageValues } from './messages.ts';
 
 export { intlLocale } from './engine.ts';
 export { cataloguePartOf } from './messages.ts';
 export type { Catalogue, MessageKey, MessageValues } from './messages.ts';
+
+// intl-messageformat asks ICU which locales it supports whenever it builds a message
+// (Intl.NumberFormat.supportedLocalesOf, then a new Intl.Locale); the first ask loads ICU's locale
+// data on the main thread, a tenth of the login screen's script time on a phone. What it finds is
+// used only to parse a message and by resolvedOptions(): in the browser every message arrives
+// parsed (precompile.ts) and nothing calls resolvedOptions(), while formatting uses the locale tag
+// it was given (intlLocale). So the browser does not ask; the server still does.
+IntlMessageFormat.resolveLocale = () => undefined;
 
 /** A translate function as the facades type it: one of our keys, ICU values, a string. */
 export type MessageFunction = (key: MessageKey, values?: MessageValues) => string;
@@ -82,8 +92,6 @@ export function createLazyMessages(areas: CatalogueLoader[], later?: LaterTexts)
     return pending;
   };
 
-  /** The languages a locale's texts come from, English left out (it is fetched only for a missing key). */
-  const chainOf = (locale: LocaleCode) => localeFallbacks(locale).filter((each) => each === locale || each !== 'en');
   const partsWanted = (): Part[] => (later && laterWanted ? ['start', 'later'] : ['start']);
   const partOf = (key: string): Part => (later?.holds(key) ? 'later' : 'start');
 
@@ -91,7 +99,7 @@ export function createLazyMessages(areas: CatalogueLoader[], later?: LaterTexts)
     if (!later) return;
     laterWanted = true;
     const locale = wanted ?? shown;
-    if (locale) await Promise.all(chainOf(locale).map((each) => load('later', each)));
+    if (locale) await Promise.all(textLocalesOf(locale).map((each) => load('later', each)));
   };
 
   const i18n = createMessageFormatter({
@@ -116,7 +124,7 @@ export function createLazyMessages(areas: CatalogueLoader[], later?: LaterTexts)
     isLoaded: (locale) => loaded.has(`start:${locale}`),
     async switchTo(locale) {
       wanted = locale;
-      await Promise.all(chainOf(locale).flatMap((each) => partsWanted().map((part) => load(part, each))));
+      await Promise.all(textLocalesOf(locale).flatMap((each) => partsWanted().map((part) => load(part, each))));
       if (wanted !== locale) return;
       shown = locale;
       await i18n.changeLanguage(locale);

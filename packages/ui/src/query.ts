@@ -104,7 +104,19 @@ export function createContractHooks(api: ApiCall) {
     });
   }
 
-  return { useContractQuery, useContractMutation };
+  /**
+   * Starts reading one contract into the cache, as `useContractQuery(contract, input)` would, without
+   * a screen: a route's loader calls it so the request travels while the screen's chunk downloads,
+   * and the screen finds the answer (or the request under way) when it mounts. Fresh data is kept.
+   */
+  function prefetchContract<C extends Contract>(client: QueryClient, contract: C, input?: ContractInput<C>): void {
+    void client.prefetchQuery({
+      queryKey: contractKey(contract, input ?? {}),
+      queryFn: () => api(contract, (input ?? {}) as MutationInput<C>) as Promise<ContractData<C>>,
+    });
+  }
+
+  return { useContractQuery, useContractMutation, prefetchContract };
 }
 
 /** Marks every query of these contracts out of date (refetched where shown): for pushed events. */

@@ -1,6 +1,8 @@
 import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject, useLocation } from 'react-router';
 import { lazyPage } from './lazy-page.ts';
+import { pages } from './pages.ts';
+import { tradeLoader } from './route-prefetch.ts';
 import { setSessionNavigator } from '../shared/api/client.ts';
 import { session } from '../shared/api/session.ts';
 import { webMessages } from '../shared/i18n/messages.ts';
@@ -15,9 +17,10 @@ import { isTradeIdPath } from './trade-path.ts';
 
 /** The trade tab on one market, /trade_{id}: the shell and the trade screen, each its own chunk. */
 const TradeTabOnMarket = lazy(async () => {
+  tradeLoader();
   const [{ TabShell }, { TradePage }] = await Promise.all([
-    import('./TabShell.tsx'),
-    import('../routes/mobile/trade/TradePage.tsx'),
+    pages.tabShell(),
+    pages.trade(),
     webMessages.loadLater(),
   ]);
   return {
@@ -71,12 +74,12 @@ export const routes: RouteObject[] = [
       {
         element: <PageMain />,
         children: [
-          { path: '/login', lazy: lazyPage(() => import('../routes/mobile/login/LoginPage.tsx'), 'LoginPage') },
-          { path: '/loginaccount', lazy: lazyPage(() => import('../routes/mobile/login/LoginPage.tsx'), 'LoginPage') },
-          { path: '/register', lazy: lazyPage(() => import('../routes/mobile/register/RegisterPage.tsx'), 'RegisterPage') },
-          { path: '/forget', lazy: lazyPage(() => import('../routes/mobile/forget/ForgetPage.tsx'), 'ForgetPage') },
-          { path: '/agreement', lazy: lazyPage(() => import('../routes/mobile/legal/LegalPages.tsx'), 'AgreementPage') },
-          { path: '/terms', lazy: lazyPage(() => import('../routes/mobile/legal/LegalPages.tsx'), 'TermsPage') },
+          { path: '/login', lazy: lazyPage(pages.login, 'LoginPage') },
+          { path: '/loginaccount', lazy: lazyPage(pages.login, 'LoginPage') },
+          { path: '/register', lazy: lazyPage(pages.register, 'RegisterPage') },
+          { path: '/forget', lazy: lazyPage(pages.forget, 'ForgetPage') },
+          { path: '/agreement', lazy: lazyPage(pages.legal, 'AgreementPage') },
+          { path: '/terms', lazy: lazyPage(pages.legal, 'TermsPage') },
           { path: '/error/error', element: <ErrorPage /> },
           { path: '/error/error2', element: <NotFoundPage /> },
         ],
@@ -92,14 +95,14 @@ export const routes: RouteObject[] = [
         },
         children: [
           {
-            lazy: lazyPage(() => import('./TabShell.tsx'), 'TabShell'),
+            lazy: lazyPage(pages.tabShell, 'TabShell'),
             children: [
               { path: '/', element: <Navigate to="/index" replace /> },
-              { path: '/index', lazy: lazyPage(() => import('../routes/mobile/index/HomePage.tsx'), 'HomePage') },
-              { path: '/trade', lazy: lazyPage(() => import('../routes/mobile/trade/TradePage.tsx'), 'TradePage') },
-              { path: '/news', lazy: lazyPage(() => import('../routes/mobile/news/NewsPage.tsx'), 'NewsPage') },
-              { path: '/assets', lazy: lazyPage(() => import('../routes/mobile/assets/AssetsPage.tsx'), 'AssetsPage') },
-              { path: '/my', lazy: lazyPage(() => import('../routes/mobile/my/MyPage.tsx'), 'MyPage') },
+              { path: '/index', lazy: lazyPage(pages.home, 'HomePage') },
+              { path: '/trade', loader: tradeLoader, lazy: lazyPage(pages.trade, 'TradePage') },
+              { path: '/news', lazy: lazyPage(pages.news, 'NewsPage') },
+              { path: '/assets', lazy: lazyPage(pages.assets, 'AssetsPage') },
+              { path: '/my', lazy: lazyPage(pages.my, 'MyPage') },
             ],
           },
           // Pages opened from a tab: full screen with a way back, no tab bar.

@@ -5,13 +5,14 @@ import { useCallback, useState } from 'react';
 import { loadFailed, useContractQuery } from '../../shared/api/queries.ts';
 import { useFallbackPolling } from '../../shared/realtime/cache-sync.ts';
 import { estimateSkewMs } from './options-logic.ts';
+import { historyInput, openOrdersInput } from './option-queries.ts';
+
+export { HISTORY_PAGE_SIZE } from './option-queries.ts';
 
 type OrderPage = ContractData<typeof listOptionOrdersContract>;
 
 /** While the push connection is down, an open order's screen asks again this often. */
 export const OPTIONS_FALLBACK_POLL_MS = 30_000;
-/** History rows per page. */
-export const HISTORY_PAGE_SIZE = 10;
 
 /**
  * The server clock against this device's, estimated from the last order this device placed (its
@@ -42,8 +43,7 @@ export interface OptionsData {
   addOpen: (order: OptionOrder) => void;
 }
 
-const openInput = { query: { scope: 'open', page: 1, pageSize: 100 } } as const;
-const openKey = contractKey(listOptionOrdersContract, openInput);
+const openKey = contractKey(listOptionOrdersContract, openOrdersInput);
 
 /**
  * Everything the trade screen shows from the options API, as queries (ADR 0026): the overview
@@ -59,10 +59,10 @@ export function useOptions(): OptionsData {
   const anyOpen = (client.getQueryData<OrderPage>(openKey)?.items.length ?? 0) > 0;
   const refetchInterval = anyOpen ? fallback : false;
   const overview = useContractQuery(getOptionsOverviewContract, undefined, { refetchInterval });
-  const open = useContractQuery(listOptionOrdersContract, openInput, { refetchInterval });
+  const open = useContractQuery(listOptionOrdersContract, openOrdersInput, { refetchInterval });
   const history = useContractQuery(
     listOptionOrdersContract,
-    { query: { scope: 'history', page: historyPage, pageSize: HISTORY_PAGE_SIZE } },
+    historyInput(historyPage),
     { keepPrevious: true, refetchInterval },
   );
 

@@ -7,7 +7,7 @@ import { onSessionChange, session } from './session.ts';
  * under `[contract.id, input]`; every change is `useContractMutation(contract, { invalidates })`.
  * Both go through the typed client, so the session rules of spec section 4 apply to every answer.
  */
-export const { useContractQuery, useContractMutation } = createContractHooks(api);
+export const { useContractQuery, useContractMutation, prefetchContract } = createContractHooks(api);
 
 export const queryClient = createQueryClient();
 

@@ -1,8 +1,8 @@
 import { useSyncExternalStore } from 'react';
 
-/** The device's session, kept where spec section 4 puts it: localStorage `token` and `userId`. */
-export const TOKEN_KEY = 'token';
-export const USER_ID_KEY = 'userId';
+import { TOKEN_KEY, USER_ID_KEY } from './session-keys.ts';
+
+export { TOKEN_KEY, USER_ID_KEY };
 
 const listeners = new Set<() => void>();
 

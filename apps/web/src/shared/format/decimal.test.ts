@@ -1,5 +1,9 @@
+import { localeCodes } from '@keel/contracts';
 import { describe, expect, it } from 'vitest';
 import {
+  appLocaleSeparators,
+  intlLocale,
+  separatorsFor,
   addDecimal,
   bpsToPercent,
   compareDecimal,
@@ -125,5 +129,21 @@ describe('formatDecimal', () => {
   it('knows the scale of an API amount', () => {
     expect(scaleOfText('1.000000')).toBe(6);
     expect(scaleOfText('5')).toBe(0);
+  });
+});
+
+describe('appLocaleSeparators: the separators known up front are the ones Intl gives', () => {
+  it('has a row for every language of the app, equal to Intl.NumberFormat with Latin digits', () => {
+    for (const code of localeCodes) {
+      const locale = intlLocale(code);
+      const parts = new Intl.NumberFormat(locale, { numberingSystem: 'latn', useGrouping: true }).formatToParts(1234567.5);
+      const fromIntl = { group: parts.find((part) => part.type === 'group')?.value, decimal: parts.find((part) => part.type === 'decimal')?.value };
+      expect(appLocaleSeparators[locale], code).toEqual(fromIntl);
+      expect(separatorsFor(locale)).toEqual(fromIntl);
+    }
+  });
+
+  it('a locale outside the table still gets Intl’s separators', () => {
+    expect(separatorsFor('pt-BR')).toEqual({ group: '.', decimal: ',' });
   });
 });

@@ -114,15 +114,35 @@ export function normaliseAmountInput(text: string): string {
 
 // ---- display ----
 
-interface Separators {
+export interface Separators {
   group: string;
   decimal: string;
 }
 
-const separatorCache = new Map<string, Separators>();
+/**
+ * CLDR's separators of the app's languages with Latin digits, as Intl gives them (a unit test
+ * compares every row with Intl.NumberFormat). Known up front because the first
+ * Intl.NumberFormat a page makes loads ICU's number data on the main thread, inside the render
+ * that shows the first amount: 130 ms of the home screen's first render on a phone (ADR 0025).
+ */
+export const appLocaleSeparators: Readonly<Record<string, Separators>> = {
+  en: { group: ',', decimal: '.' },
+  de: { group: '.', decimal: ',' },
+  es: { group: '.', decimal: ',' },
+  fr: { group: '\u202f', decimal: ',' },
+  it: { group: '.', decimal: ',' },
+  ru: { group: '\u00a0', decimal: ',' },
+  'zh-Hans': { group: ',', decimal: '.' },
+  'zh-Hant': { group: ',', decimal: '.' },
+  ja: { group: ',', decimal: '.' },
+  vi: { group: '.', decimal: ',' },
+  ar: { group: ',', decimal: '.' },
+};
+
+const separatorCache = new Map<string, Separators>(Object.entries(appLocaleSeparators));
 
 /** The locale's grouping and decimal separators, with Latin digits (ADR 0011). */
-function separatorsFor(locale: string): Separators {
+export function separatorsFor(locale: string): Separators {
   const cached = separatorCache.get(locale);
   if (cached) return cached;
   let found: Separators = { group: ',', decimal: '.' };

@@ -1,0 +1,24 @@
+import type { LocaleCode } from '@keel/contracts';
+import { textLocalesOf } from '@keel/locales/load/chain';
+import { loadErrorMessages } from '@keel/locales/load/error';
+import { loadMoreWebMessages, loadWebMessages } from '@keel/locales/load/web';
+import { TOKEN_KEY } from '../shared/api/session-keys.ts';
+import { firstScreen, pages } from './pages.ts';
+
+/**
+ * Starts, from the app's first script, the downloads the first screen waits for: its texts in the
+ * device's language and the chunk of the page the address names. Started here they travel with
+ * React's script instead of after it has arrived and run; the modules that use them later import
+ * the same files and get these (issue 14's first-paint budget, ADR 0025).
+ */
+export function startFirstScreenDownloads(pathname: string, locale: LocaleCode): void {
+  const screen = firstScreen(pathname, localStorage.getItem(TOKEN_KEY) !== null);
+  // A failed download shows where the file is used: the same import there fails the same way.
+  const handledWhereUsed = () => {};
+  for (const each of textLocalesOf(locale)) {
+    loadWebMessages(each).catch(handledWhereUsed);
+    loadErrorMessages(each).catch(handledWhereUsed);
+    if (screen.behindLogin) loadMoreWebMessages(each).catch(handledWhereUsed);
+  }
+  for (const chunk of screen.chunks) pages[chunk]().catch(handledWhereUsed);
+}
