@@ -74,6 +74,12 @@ export type MutationInput<C extends Contract> = ContractInput<C> & { idempotency
 
 /** The query and mutation hooks of one API client. */
 export function createContractHooks(api: ApiCall) {
+  /** The key and the read of one contract with `input`: what the hook and the prefetch share. */
+  const contractRead = <C extends Contract>(contract: C, input?: ContractInput<C>) => ({
+    queryKey: contractKey(contract, input ?? {}),
+    queryFn: () => api(contract, (input ?? {}) as MutationInput<C>) as Promise<ContractData<C>>,
+  });
+
   /** Reads one contract with `input`, cached under `contractKey(contract, input)`. */
   function useContractQuery<C extends Contract, T = ContractData<C>>(
     contract: C,
@@ -82,8 +88,7 @@ export function createContractHooks(api: ApiCall) {
   ): UseQueryResult<T, Error> {
     const { keepPrevious, ...rest } = options;
     return useQuery({
-      queryKey: contractKey(contract, input ?? {}),
-      queryFn: () => api(contract, (input ?? {}) as MutationInput<C>) as Promise<ContractData<C>>,
+      ...contractRead(contract, input),
       ...(keepPrevious ? { placeholderData: keepPreviousData } : {}),
       ...rest,
     });
@@ -110,10 +115,7 @@ export function createContractHooks(api: ApiCall) {
    * and the screen finds the answer (or the request under way) when it mounts. Fresh data is kept.
    */
   function prefetchContract<C extends Contract>(client: QueryClient, contract: C, input?: ContractInput<C>): void {
-    void client.prefetchQuery({
-      queryKey: contractKey(contract, input ?? {}),
-      queryFn: () => api(contract, (input ?? {}) as MutationInput<C>) as Promise<ContractData<C>>,
-    });
+    void client.prefetchQuery(contractRead(contract, input));
   }
 
   return { useContractQuery, useContractMutation, prefetchContract };
