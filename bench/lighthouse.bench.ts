@@ -12,7 +12,7 @@
 // (bench/results/lighthouse-<label>.json, default `current`); `--runs <n>` (or
 // BENCH_LIGHTHOUSE_RUNS, default 3) runs per page, the median by performance score is reported;
 // `--no-build` uses the checkout's existing build instead of running `npm run build` first;
-// `--reports <dir>` also keeps each run's full Lighthouse report (JSON) there, to see where time goes.
+// `--reports <dir>` also keeps each run's full Lighthouse report (JSON) and its trace there, to see where time goes.
 // Exits 1 when a target is missed (performance ≥ 90, LCP ≤ 2.5 s, accessibility ≥ 95, best
 // practices ≥ 95). `npm run bench:lighthouse`; never part of `npm test`.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -32,6 +32,8 @@ const { values: args } = parseArgs({
     runs: { type: 'string' },
     'no-build': { type: 'boolean', default: false },
     reports: { type: 'string' },
+    // A comma-separated subset of the pages below (e.g. `--pages /index`), for quick comparisons.
+    pages: { type: 'string' },
   },
 });
 const repoRoot = resolve(import.meta.dirname, '..');
@@ -41,11 +43,12 @@ const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export const lighthouseTargets = { performance: 90, lcpMs: 2500, accessibility: 95, bestPractices: 95 } as const;
 
-const pages = [
+const allPages = [
   { path: '/login', loggedIn: false },
   { path: '/index', loggedIn: true },
   { path: '/trade', loggedIn: true },
 ] as const;
+const pages = args.pages ? allPages.filter((page) => args.pages!.split(',').includes(page.path)) : allPages;
 
 /** A free TCP port on the loopback, for Chromium's remote-debugging endpoint. */
 function freePort(): Promise<number> {
@@ -189,7 +192,15 @@ async function measure(baseUrl: string, path: string, session: { token: string; 
     if (runner.lhr.runtimeError) throw new Error(`Lighthouse on ${path}: ${runner.lhr.runtimeError.message}`);
     if (args.reports) {
       mkdirSync(args.reports, { recursive: true });
-      writeFileSync(join(args.reports, `${path.slice(1).replaceAll('/', '_')}-${Date.now()}.json`), JSON.stringify(runner.lhr));
+      const name = `${path.slice(1).replaceAll('/', '_')}-${Date.now()}`;
+      writeFileSync(join(args.reports, `${name}.json`), JSON.stringify(runner.lhr));
+      // The observed trace the simulation started from (open in Chromium's Performance panel).
+      writeFileSync(join(args.reports, `${name}.trace.json`), JSON.stringify(runner.artifacts.Trace));
+      if (process.env.BENCH_LIGHTHOUSE_ARTIFACTS) {
+        const { Trace, DevtoolsLog, GatherContext, URL, SourceMaps } = runner.artifacts;
+        const artifacts = { Trace, DevtoolsLog, GatherContext, URL, SourceMaps, settings: runner.lhr.configSettings };
+        writeFileSync(join(args.reports, `${name}.artifacts.json`), JSON.stringify(artifacts));
+      }
     }
     return summarise(runner.lhr);
   } finally {

@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import react from '@vitejs/plugin-react';
 import { languageChunkOf } from '@keel/locales/chunks';
 import { precompiledCatalogues } from '@keel/locales/precompile';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { compression } from 'vite-plugin-compression2';
+import { findChunkImportCycle } from './src/build/chunk-cycles.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -12,7 +13,7 @@ const { version } = JSON.parse(readFileSync(new URL('./package.json', import.met
  * first module is zod-jitless.ts, so zod's setting is in place before any chunk that builds a
  * schema has even been requested (they are all fetched from this script's body; ADR 0025).
  */
-const firstScriptModule = /(src[\\/]main\.tsx|src[\\/]shared[\\/]zod-jitless\.ts|src[\\/]app[\\/](first-screen|pages|trade-path)\.ts|src[\\/]shared[\\/]api[\\/]session-keys\.ts|src[\\/]shared[\\/]i18n[\\/]locale\.ts|contracts[\\/]src[\\/]i18n[\\/]locales\.ts|locales[\\/]src[\\/]load[\\/])/;
+const firstScriptModule = /(src[\\/]main\.tsx|src[\\/]shared[\\/]zod-jitless\.ts|src[\\/]app[\\/](first-screen|pages|trade-path)\.ts|src[\\/]shared[\\/]api[\\/](session-keys|early-reads)\.ts|src[\\/]shared[\\/]i18n[\\/]locale\.ts|contracts[\\/]src[\\/]i18n[\\/]locales\.ts|locales[\\/]src[\\/]load[\\/])/;
 
 /**
  * The shell (app/start.tsx, the router, the layout) and what every page uses: the API client and
@@ -20,7 +21,71 @@ const firstScriptModule = /(src[\\/]main\.tsx|src[\\/]shared[\\/]zod-jitless\.ts
  * the screens behind the login use (amounts, pagers, uploads, QR codes) goes to `features-shared`.
  */
 const shellModule =
-  /(apps[\\/]web[\\/]src[\\/](shared[\\/](api[\\/](client|session|redirect|queries)|i18n[\\/](I18nProvider|messages)|ui[\\/](components|icons|toast|useAfterFirstScreen))|routes[\\/]mobile[\\/]error[\\/]ErrorPages|app[\\/](start|router|RootLayout|guards|providers|PageMain|lazy-page|route-prefetch|account-routes|wallet-routes|p2p-routes)|features[\\/]service-fab[\\/]fab-logic)|packages[\\/]ui[\\/]src[\\/](index|query)|packages[\\/]locales[\\/]src[\\/](browser|engine|messages))\./;
+  /(apps[\\/]web[\\/]src[\\/](shared[\\/](api[\\/](client|session|redirect|queries)|i18n[\\/](I18nProvider|messages)|ui[\\/](components|shell-icons|toast|useAfterFirstScreen))|routes[\\/]mobile[\\/]error[\\/]ErrorPages|app[\\/](start|router|RootLayout|guards|providers|PageMain|lazy-page|route-prefetch|account-routes|wallet-routes|p2p-routes)|features[\\/]service-fab[\\/]fab-logic)|packages[\\/]ui[\\/]src[\\/](index|query)|packages[\\/]locales[\\/]src[\\/](browser|engine|messages))\./;
+
+/**
+ * The chunks every first screen runs whatever the address: React, i18next and the shell.
+ * `index.html` names them as module preloads, so the browser asks for them while it parses the page,
+ * beside the first script, instead of after that script has arrived and run (a round trip and
+ * a queue on HTTP/1.1's six connections later; Lighthouse's /index: ADR 0025).
+ */
+const chunksEveryScreenRuns = ['react', 'router-query', 'i18n', 'shell', 'rolldown-runtime'];
+
+function preloadChunksEveryScreenRuns(): Plugin {
+  return {
+    name: 'keel-preload-every-screen',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, context) {
+        const chunks = Object.values(context.bundle ?? {}).flatMap((output) =>
+          output.type === 'chunk' && output.name !== undefined && chunksEveryScreenRuns.includes(output.name) ? [{ name: output.name, fileName: output.fileName }] : [],
+        );
+        const missing = chunksEveryScreenRuns.filter((name) => !chunks.some((chunk) => chunk.name === name));
+        if (missing.length) throw new Error(`no chunk named ${missing.join(', ')} to preload`);
+        // In the order named: the largest first, so it is the first to claim a connection.
+        chunks.sort((a, b) => chunksEveryScreenRuns.indexOf(a.name) - chunksEveryScreenRuns.indexOf(b.name));
+        return chunks.map((chunk) => ({
+          tag: 'link',
+          attrs: { rel: 'modulepreload', crossorigin: true, href: `/${chunk.fileName}` },
+          injectTo: 'head' as const,
+        }));
+      },
+    },
+  };
+}
+
+/** What a chunk group's `name` function is given: the module graph as the bundler sees it. */
+interface ChunkingContext {
+  getModuleInfo(id: string): { importedIds: readonly string[] } | null;
+}
+
+const featuresSharedModule = /(apps[\\/]web[\\/]src[\\/](features|shared[\\/](realtime|format|ui|api))|packages[\\/](domain|ui|contracts)[\\/]src)[\\/]/;
+/** Shared code a form, a wallet screen or an upload needs: not for the tab screens' common chunk. */
+const notForTabScreens =
+  /(apps[\\/]web[\\/]src[\\/](features[\\/](wallet|verification|auth|p2p|settings)|shared[\\/](forms|api[\\/]upload))|packages[\\/]ui[\\/]src[\\/]QrCode|packages[\\/]contracts[\\/]src[\\/]http[\\/](user[\\/]security|auth|verification|swap))/;
+const importsForms = (id: string, context: ChunkingContext) =>
+  (context.getModuleInfo(id)?.importedIds ?? []).some((imported) => /(shared[\\/]forms[\\/]|react-hook-form|@hookform)/.test(imported));
+function sharedByTabScreens(id: string, context: ChunkingContext): boolean {
+  return featuresSharedModule.test(id) && !notForTabScreens.test(id) && !importsForms(id, context);
+}
+
+/**
+ * Fails the build when chunks import each other in a circle: the browser then runs one of them
+ * before what it imports from the other exists (a chunk group that leaves a module's imports to
+ * other groups can make one; this build once showed a blank page for it).
+ */
+function noChunkImportCycles(): Plugin {
+  return {
+    name: 'keel-no-chunk-import-cycles',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const imports = new Map(Object.values(bundle).flatMap((output) => (output.type === 'chunk' ? [[output.fileName, output.imports] as const] : [])));
+      const cycle = findChunkImportCycle(imports);
+      if (cycle) throw new Error(`chunks import each other in a circle: ${cycle.join(' -> ')}`);
+    },
+  };
+}
 
 // Built files go under /_app/ so no file path can shadow a client route such as /assets/recharge.
 export default defineConfig({
@@ -28,7 +93,7 @@ export default defineConfig({
   base: '/',
   // Catalogues parsed at build time, so no ICU parser is downloaded. Every text file also as .br
   // and .gz (best levels: done once per build), served by the server per Accept-Encoding (ADR 0025).
-  plugins: [precompiledCatalogues(), react(), compression({ algorithms: ['brotliCompress', 'gzip'] })],
+  plugins: [precompiledCatalogues(), react(), preloadChunksEveryScreenRuns(), noChunkImportCycles(), compression({ algorithms: ['brotliCompress', 'gzip'] })],
   // The version shown on the "Mine" page is the app package's version, fixed at build time.
   define: { __APP_VERSION__: JSON.stringify(version) },
   build: {
@@ -43,8 +108,14 @@ export default defineConfig({
       output: {
         codeSplitting: {
           groups: [
-            { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler|cookie|set-cookie-parser|@tanstack[\\/]query-core|@tanstack[\\/]react-query)[\\/]/ },
-            { name: 'zod', test: /node_modules[\\/]zod[\\/]/ },
+            // First: what it holds stays out of every other group, whose members import some of it.
+            { name: 'first-script', test: (id: string) => firstScriptModule.test(id) || /(preload-helper|dynamic-import-helper|rolldown[\\/]runtime)/.test(id) },
+            // React in two files of similar size rather than one: over HTTP/1.1 each file has a
+            // connection of its own, so the two download side by side (ADR 0025).
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+            { name: 'router-query', test: /node_modules[\\/](react-router|cookie|set-cookie-parser|@tanstack[\\/]query-core|@tanstack[\\/]react-query)[\\/]/ },
+            // zod and the schemas every contract builds on (the API's envelope, amounts, pages).
+            { name: 'zod', test: /(node_modules[\\/]zod[\\/]|packages[\\/]contracts[\\/]src[\\/]http[\\/](contract|common|validation)\.ts$)/ },
             { name: 'i18n', test: /node_modules[\\/](i18next|react-i18next|i18next-icu|intl-messageformat|@formatjs)[\\/]/ },
             { name: languageChunkOf(['web', 'error']) },
             // The app's own code in a few chunks instead of one per shared module: over HTTP/1.1
@@ -55,11 +126,19 @@ export default defineConfig({
             // screens behind the login share. Contracts have no group of their own: one chunk of
             // them all made every page build every schema at load (190 ms at 4x CPU on /index);
             // they go with the shared code or the screen that uses them.
-            { name: 'first-script', test: (id: string) => firstScriptModule.test(id) || /(preload-helper|dynamic-import-helper|rolldown[\\/]runtime)/.test(id) },
             { name: 'shell', test: (id: string) => shellModule.test(id) && !firstScriptModule.test(id) },
-            { name: 'forms', test: /(apps[\\/]web[\\/]src[\\/]shared[\\/]forms|node_modules[\\/](react-hook-form|@hookform))[\\/]/ },
-            { name: 'auth-shared', minShareCount: 2, test: /apps[\\/]web[\\/]src[\\/](features[\\/]auth[\\/]|shared[\\/]i18n[\\/]LanguageSwitcher)/ },
-            { name: 'features-shared', minShareCount: 2, test: /(apps[\\/]web[\\/]src[\\/](features|shared[\\/](realtime|format|ui|api))|packages[\\/](domain|ui)[\\/]src|node_modules[\\/]qrcode-generator)[\\/]/ },
+            { name: 'forms', includeDependenciesRecursively: false, test: /(apps[\\/]web[\\/]src[\\/]shared[\\/]forms|node_modules[\\/](react-hook-form|@hookform))[\\/]/ },
+            // Every screen's icons (the shell's own few are in shell-icons.tsx): small, but in
+            // the shared feature chunk they would bring all of it to the login screen.
+            { name: 'icons', test: /apps[\\/]web[\\/]src[\\/]shared[\\/]ui[\\/]icons\.tsx$/ },
+            { name: 'wallet-crypto', test: /(node_modules[\\/](@noble|@scure)|packages[\\/]domain[\\/]src[\\/]wallet)[\\/]/ },
+            { name: 'qr-code', test: /(node_modules[\\/]qrcode-generator|packages[\\/]ui[\\/]src[\\/]QrCode)/ },
+            { name: 'auth-shared', minShareCount: 2, includeDependenciesRecursively: false, test: /apps[\\/]web[\\/]src[\\/](features[\\/]auth[\\/]|shared[\\/]i18n[\\/]LanguageSwitcher)/ },
+            {
+              name: (id: string, context: ChunkingContext) => (sharedByTabScreens(id, context) ? 'features-shared' : null),
+              minShareCount: 2,
+              includeDependenciesRecursively: false,
+            },
           ],
         },
       },

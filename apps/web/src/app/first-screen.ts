@@ -2,6 +2,7 @@ import type { LocaleCode } from '@keel/contracts';
 import { textLocalesOf } from '@keel/locales/load/chain';
 import { loadErrorMessages } from '@keel/locales/load/error';
 import { loadMoreWebMessages, loadWebMessages } from '@keel/locales/load/web';
+import { startEarlyReads } from '../shared/api/early-reads.ts';
 import { TOKEN_KEY } from '../shared/api/session-keys.ts';
 import { firstScreen, pages } from './pages.ts';
 
@@ -21,4 +22,14 @@ export function startFirstScreenDownloads(pathname: string, locale: LocaleCode):
     if (screen.behindLogin) loadMoreWebMessages(each).catch(handledWhereUsed);
   }
   for (const chunk of screen.chunks) pages[chunk]().catch(handledWhereUsed);
+}
+
+/**
+ * Starts, with a session, the API reads the first screen asks for first (`FirstScreen.reads`), so
+ * their answers are there when its queries ask (shared/api/early-reads.ts) instead of one round trip
+ * after the screen has rendered.
+ */
+export function startFirstScreenReads(pathname: string): void {
+  const token = localStorage.getItem(TOKEN_KEY);
+  if (token !== null) startEarlyReads(firstScreen(pathname, true).reads, token);
 }

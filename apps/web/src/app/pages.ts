@@ -40,11 +40,33 @@ const tabPages: Record<string, PageName> = {
   '/my': 'my',
 };
 
+/**
+ * The reads a tab's screen asks for first, as the API client addresses them (pages.test.ts checks
+ * each against the screen's contract and input): the first script starts them with the session
+ * (shared/api/early-reads.ts), so their answers travel with React's script instead of after the
+ * screen has rendered.
+ */
+const tabReads: Partial<Record<PageName, readonly string[]>> = {
+  // TabShell (the unread badge) and HomeOverview: the balances and the tickers (the total in USDT,
+  // the movers) and the user (the greeting).
+  home: ['/home/user/unread', '/home/assets/accounts', '/home/market/tickers', '/home/user/me'],
+  // TabShell, the market header's price (the tickers) and useOptions: the overview (the order form or the verification notice) and both order lists.
+  trade: [
+    '/home/user/unread',
+    '/home/market/tickers',
+    '/home/options/overview',
+    '/home/options/orders?scope=open&page=1&pageSize=100',
+    '/home/options/orders?scope=history&page=1&pageSize=10',
+  ],
+};
+
 export interface FirstScreen {
   /** The chunks of the screen the address opens (none when it is not one of the screens above). */
   chunks: PageName[];
   /** Whether it is a page behind the login, which shows the `more` part of the texts. */
   behindLogin: boolean;
+  /** The API reads (GET addresses) the screen starts with; only with a session. */
+  reads: readonly string[];
 }
 
 /**
@@ -54,8 +76,9 @@ export interface FirstScreen {
  */
 export function firstScreen(pathname: string, hasSession: boolean): FirstScreen {
   const publicPage = publicPages[pathname];
-  if (publicPage) return { chunks: [publicPage], behindLogin: false };
+  if (publicPage) return { chunks: [publicPage], behindLogin: false, reads: [] };
   const tabPage = tabPages[pathname] ?? (isTradeIdPath(pathname) ? 'trade' : null);
-  if (!hasSession) return { chunks: tabPage ? ['login'] : [], behindLogin: false };
-  return { chunks: tabPage ? ['tabShell', tabPage] : [], behindLogin: true };
+  if (!hasSession) return { chunks: tabPage ? ['login'] : [], behindLogin: false, reads: [] };
+  if (!tabPage) return { chunks: [], behindLogin: true, reads: [] };
+  return { chunks: ['tabShell', tabPage], behindLogin: true, reads: tabReads[tabPage] ?? [] };
 }

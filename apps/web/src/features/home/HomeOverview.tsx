@@ -90,7 +90,12 @@ function MoversCard() {
       </div>
       {failed && <LoadFailedNotice onRetry={reload} />}
       {movers === null ? (
-        !failed && <p className="muted">{t('web.common.loading')}</p>
+        !failed && (
+          // As tall as the list will be, so the cards below do not move when it arrives.
+          <p className="muted home-movers-loading" aria-busy="true" data-testid="home-movers-loading">
+            {t('web.common.loading')}
+          </p>
+        )
       ) : movers.length === 0 ? (
         <p className="muted">{t('web.market.empty')}</p>
       ) : (

@@ -1,25 +1,47 @@
 import type { OptionOrder } from '@keel/contracts';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { useRealtimeStatus } from '../../shared/realtime/realtime.ts';
 import { Amount } from '../../shared/ui/Amount.tsx';
-import { Card, LoadFailedNotice, SelectField, Segmented } from '../../shared/ui/components.tsx';
+import { Card, LoadFailedNotice, Notice, SelectField, Segmented } from '../../shared/ui/components.tsx';
+import { ShieldIcon } from '../../shared/ui/icons.tsx';
+import { useAfterFirstPaint } from '../../shared/ui/useAfterFirstScreen.ts';
 import { ChangeTag } from '../market/ChangeTag.tsx';
 import type { Ticker } from '../market/tickers.ts';
 import { useTickers } from '../market/useTickers.ts';
 import { type CandleInterval, chartIntervals } from './candles.ts';
 import { LAST_SYMBOL_KEY, tradePath } from './options-logic.ts';
-import { OrderForm } from './OrderForm.tsx';
 import { OpenOrders, OrderHistory } from './OrderLists.tsx';
 import { useCandles } from './useCandles.ts';
 import { HISTORY_PAGE_SIZE, type OptionsData } from './useOptions.ts';
 import './options.css';
 
-// The chart library is loaded only with the chart: a chunk of its own.
+// The chart library is loaded only with the chart: a chunk of its own, asked for once the page's
+// first content is on the screen (its 53 KB would otherwise delay that paint).
 const CandleChart = lazy(() => import('./CandleChart.tsx'));
 
+// The order form (with the form library and the stake checks) is a chunk of its own too, asked for
+// only when the overview says the user may trade: a user who still has to verify never downloads it.
+const OrderForm = lazy(async () => ({ default: (await import('./OrderForm.tsx')).OrderForm }));
+
 const INTERVAL_KEY = 'options-interval';
+
+/** Where the order form would be, for a user whose identity is not verified yet (spec: contracts need it). */
+function VerifyNotice() {
+  const { t } = useI18n();
+  return (
+    <div className="options-gate" data-testid="options-verify-notice">
+      <Notice tone="warning" title={t('web.options.verify.title')}>
+        {t('web.options.verify.body')}
+      </Notice>
+      <Link to="/person/authentication" className="btn btn-primary btn-block" data-testid="options-verify-link">
+        <ShieldIcon />
+        {t('web.options.verify.action')}
+      </Link>
+    </div>
+  );
+}
 const isInterval = (value: string | null): value is CandleInterval => (chartIntervals as readonly string[]).includes(value ?? '');
 
 function MarketHeader({ symbol, symbols, ticker }: { symbol: string; symbols: readonly string[]; ticker: Ticker | undefined }) {
@@ -53,16 +75,21 @@ function MarketHeader({ symbol, symbols, ticker }: { symbol: string; symbols: re
             </ChangeTag>
           </>
         ) : (
-          <span className="options-price muted" data-testid="options-price-missing">
-            —
-          </span>
+          <>
+            <span className="options-price muted" data-testid="options-price-missing">
+              —
+            </span>
+            {/* The change line's place, kept while the price is on its way so nothing below moves when it arrives. */}
+            <span className="change" aria-hidden="true">
+              &nbsp;
+            </span>
+          </>
         )}
-        {status !== 'idle' && (
-          <span className={status === 'open' ? 'live-mark live' : 'live-mark'} data-status={status}>
-            <span className="live-dot" aria-hidden="true" />
-            {status === 'open' ? t('web.market.live') : t('web.market.connecting')}
-          </span>
-        )}
+        {/* Always in the layout (hidden before the connection starts), so its arrival moves nothing. */}
+        <span className={status === 'open' ? 'live-mark live' : 'live-mark'} data-status={status}>
+          <span className="live-dot" aria-hidden="true" />
+          {status === 'open' ? t('web.market.live') : t('web.market.connecting')}
+        </span>
       </div>
     </div>
   );
@@ -74,7 +101,9 @@ function ChartCard({ symbol }: { symbol: string }) {
     const saved = localStorage.getItem(INTERVAL_KEY);
     return isInterval(saved) ? saved : '1m';
   });
-  const { candles, failed, reload } = useCandles(symbol, interval);
+  // The chart's library and its candles are asked for together, once the first content is shown.
+  const chartLoads = useAfterFirstPaint();
+  const { candles, failed, reload } = useCandles(symbol, interval, chartLoads);
   const intervalLabel = (value: CandleInterval) => t(`web.options.interval.${value}`);
   return (
     <Card className="options-card options-chart-card">
@@ -96,9 +125,13 @@ function ChartCard({ symbol }: { symbol: string }) {
       >
         {failed && <LoadFailedNotice onRetry={reload} />}
         {candles !== null && candles.length === 0 && <p className="muted options-chart-empty">{t('web.options.chartEmpty')}</p>}
-        <Suspense fallback={<p className="muted options-chart-empty">{t('web.common.loading')}</p>}>
-          <CandleChart candles={candles ?? []} label={t('web.options.chartLabel', { symbol, interval: intervalLabel(interval) })} />
-        </Suspense>
+        {chartLoads ? (
+          <Suspense fallback={<p className="muted options-chart-empty">{t('web.common.loading')}</p>}>
+            <CandleChart candles={candles ?? []} label={t('web.options.chartLabel', { symbol, interval: intervalLabel(interval) })} />
+          </Suspense>
+        ) : (
+          <p className="muted options-chart-empty">{t('web.common.loading')}</p>
+        )}
       </div>
     </Card>
   );
@@ -145,8 +178,12 @@ export function OptionsTrade({ symbol, data }: { symbol: string; data: OptionsDa
         {overviewFailed && <LoadFailedNotice onRetry={data.reloadOverview} />}
         {overview === null ? (
           !overviewFailed && <p className="muted">{t('web.common.loading')}</p>
+        ) : !overview.identityVerified ? (
+          <VerifyNotice />
         ) : (
-          <OrderForm symbol={symbol} overview={overview} lastTick={ticker?.last ?? null} reloadOverview={data.reloadOverview} onPlaced={onPlaced} />
+          <Suspense fallback={<p className="muted">{t('web.common.loading')}</p>}>
+            <OrderForm symbol={symbol} overview={overview} lastTick={ticker?.last ?? null} reloadOverview={data.reloadOverview} onPlaced={onPlaced} />
+          </Suspense>
         )}
       </Card>
       {data.failed && <LoadFailedNotice onRetry={data.refresh} />}

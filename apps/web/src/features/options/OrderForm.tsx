@@ -24,7 +24,6 @@ import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import type { RecordedTick } from '../../shared/realtime/realtime.ts';
 import { Amount } from '../../shared/ui/Amount.tsx';
 import { Button, Notice, TextField } from '../../shared/ui/components.tsx';
-import { ShieldIcon } from '../../shared/ui/icons.tsx';
 import { amountProblem } from '../assets/amount-field.ts';
 import { useMoneyErrorText } from '../assets/useMoneyErrorText.ts';
 import {
@@ -285,20 +284,6 @@ export function OrderForm({
   const rangeProblem = amountError?.message === STAKE_OUT_OF_RANGE && chosen ? stakeRangeProblem(typed, chosen) : null;
   const accepted = overview.disclosure.acceptedAt !== null || acceptedHere;
   const formatMoney = (value: string) => formatDecimal(value, locale, { minFractionDigits: 2, maxFractionDigits: 6 });
-
-  if (!overview.identityVerified) {
-    return (
-      <div className="options-gate" data-testid="options-verify-notice">
-        <Notice tone="warning" title={t('web.options.verify.title')}>
-          {t('web.options.verify.body')}
-        </Notice>
-        <Link to="/person/authentication" className="btn btn-primary btn-block" data-testid="options-verify-link">
-          <ShieldIcon />
-          {t('web.options.verify.action')}
-        </Link>
-      </div>
-    );
-  }
 
   if (!chosen) {
     return (

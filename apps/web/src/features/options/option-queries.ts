@@ -1,15 +1,9 @@
 import { getOptionsOverviewContract, listOptionOrdersContract } from '@keel/contracts';
 import type { QueryClient } from '@tanstack/react-query';
 import { prefetchContract } from '../../shared/api/queries.ts';
+import { historyInput, openOrdersInput } from './option-inputs.ts';
 
-/** History rows per page. */
-export const HISTORY_PAGE_SIZE = 10;
-
-/** The open orders, all on one page (a user has few at a time). */
-export const openOrdersInput = { query: { scope: 'open', page: 1, pageSize: 100 } } as const;
-
-/** One page of the settled orders. */
-export const historyInput = (page: number) => ({ query: { scope: 'history', page, pageSize: HISTORY_PAGE_SIZE } }) as const;
+export { HISTORY_PAGE_SIZE, historyInput, openOrdersInput } from './option-inputs.ts';
 
 /**
  * The trade screen's first reads (useOptions), started by the route's loader before the screen's

@@ -21,9 +21,10 @@ export interface CandlesState {
  * symbol and interval, so another market or interval never draws this one's bars), kept live by the
  * push channel `candles:<symbol>:<interval>`, whose frames are written into the cache. Candles
  * pushed before the snapshot arrives are folded in on top of it; the channel's resync (missed
- * frames cannot be replayed for candles) fetches again.
+ * frames cannot be replayed for candles) fetches again. Not `enabled`: nothing is read yet (the
+ * chart asks once it is about to load).
  */
-export function useCandles(symbol: string, interval: CandleInterval): CandlesState {
+export function useCandles(symbol: string, interval: CandleInterval, enabled = true): CandlesState {
   const client = useQueryClient();
   const input = { query: { symbol, interval, limit: CHART_CANDLES } };
   const key = contractKey(listCandlesContract, input);
@@ -37,6 +38,7 @@ export function useCandles(symbol: string, interval: CandleInterval): CandlesSta
       for (const candle of early.current.splice(0)) items = mergeCandle(items, candle);
       return { ...answer, items: [...items] };
     },
+    enabled,
   });
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the key is made of symbol and interval

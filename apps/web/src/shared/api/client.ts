@@ -1,4 +1,5 @@
 import { ApiError, createApiClient, errorCatalogue } from '@keel/contracts';
+import { fetchWithEarlyReads } from './early-reads.ts';
 import { FAIL400, loginPathFor } from './redirect.ts';
 import { session } from './session.ts';
 
@@ -42,6 +43,8 @@ export const api = createApiClient({
   baseUrl: '',
   getToken: session.token,
   onError: applySessionRules,
+  // The first screen's reads may already be under way, started by the first script.
+  fetchImpl: fetchWithEarlyReads,
 });
 
 /** True for the two errors that already moved the user to login; callers stay quiet about them. */

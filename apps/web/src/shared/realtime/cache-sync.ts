@@ -1,49 +1,42 @@
-import {
-  type Contract,
-  getOptionOrderContract,
-  getOptionsOverviewContract,
-  getP2pOrderContract,
-  getWithdrawalContract,
-  listAccountsContract,
-  listDepositsContract,
-  listMessagesContract,
-  listOptionOrdersContract,
-  listP2pAdsContract,
-  listP2pChatContract,
-  listP2pOrdersContract,
-  listRecordsContract,
-  listWithdrawalsContract,
-  type UserEvent,
-  unreadContract,
-  walletOverviewContract,
-} from '@keel/contracts';
+import type { Contract, UserEvent } from '@keel/contracts';
 import { invalidateContracts } from '@keel/ui';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { realtime, useRealtimeStatus } from './realtime.ts';
 
 /**
- * What each pushed user event makes out of date (ADR 0026). Events carry ids only and can be lost,
- * so the cache is never written from them: the queries they name are refetched where shown.
- * A feature whose screens follow a new event kind adds its contracts here.
+ * What each pushed user event makes out of date (ADR 0026), by contract id: the ids and not the
+ * contracts themselves, so that following the events does not build, on every screen's start, the
+ * schemas of every area named here (cache-sync.test.ts checks each id is a read contract's; ADR
+ * 0025). Events carry ids only and can be lost, so the cache is never written from them: the
+ * queries they name are refetched where shown. A feature whose screens follow a new event kind adds
+ * its contracts here.
  */
-export const contractsByUserEvent: Record<UserEvent['kind'], readonly Pick<Contract, 'id'>[]> = {
+export const contractIdsByUserEvent: Record<UserEvent['kind'], readonly Contract['id'][]> = {
   // Staff decisions on the user's deposits and withdrawals (credited, approved, rejected, paid out)
   // and on-chain credits reach the user only as a system message, so a message also refreshes the
   // wallet: balances, both lists, a withdrawal's detail, the standing against the daily limits.
   message: [
-    unreadContract,
-    listMessagesContract,
-    listAccountsContract,
-    listRecordsContract,
-    listDepositsContract,
-    listWithdrawalsContract,
-    getWithdrawalContract,
-    walletOverviewContract,
+    'user.unread',
+    'user.messages',
+    'assets.accounts',
+    'assets.records',
+    'wallet.deposits',
+    'wallet.withdrawals',
+    'wallet.withdrawalDetail',
+    'wallet.overview',
   ],
-  'p2p.order': [getP2pOrderContract, listP2pOrdersContract, listP2pAdsContract, listAccountsContract, listRecordsContract],
-  'p2p.chat': [listP2pChatContract],
-  'options.order': [getOptionOrderContract, listOptionOrdersContract, getOptionsOverviewContract, listAccountsContract, listRecordsContract],
+  'p2p.order': ['p2p.order', 'p2p.orders', 'p2p.ads', 'assets.accounts', 'assets.records'],
+  'p2p.chat': ['p2p.chat'],
+  'options.order': ['options.orders.get', 'options.orders.list', 'options.overview', 'assets.accounts', 'assets.records'],
+};
+
+const byId = (ids: readonly string[]): Pick<Contract, 'id'>[] => ids.map((id) => ({ id }));
+const contractsByUserEvent: Record<UserEvent['kind'], readonly Pick<Contract, 'id'>[]> = {
+  message: byId(contractIdsByUserEvent.message),
+  'p2p.order': byId(contractIdsByUserEvent['p2p.order']),
+  'p2p.chat': byId(contractIdsByUserEvent['p2p.chat']),
+  'options.order': byId(contractIdsByUserEvent['options.order']),
 };
 
 const followedContracts = [...new Map(Object.values(contractsByUserEvent).flat().map((each) => [each.id, each])).values()];
@@ -52,7 +45,7 @@ const followedContracts = [...new Map(Object.values(contractsByUserEvent).flat()
  * authentication. Not the tab bar's unread flag: the shell asks for it on every tab change anyway
  * (spec section 7), and asking once more right after the load would be one request too many.
  */
-const refetchedAtStart = followedContracts.filter((each) => each.id !== unreadContract.id);
+const refetchedAtStart = followedContracts.filter((each) => each.id !== 'user.unread');
 
 /**
  * Mounted once inside the logged-in part of the app: follows the user's events on `/ws` and

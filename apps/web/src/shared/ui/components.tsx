@@ -1,7 +1,7 @@
 import { type ButtonHTMLAttributes, type ComponentPropsWithRef, type ReactNode, useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useI18n } from '../i18n/I18nProvider.tsx';
-import { AlertIcon, BackIcon, EyeIcon } from './icons.tsx';
+import { AlertIcon, BackIcon, EyeIcon } from './shell-icons.tsx';
 
 type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
   variant?: 'primary' | 'secondary' | 'ghost' | 'danger';

@@ -1,36 +1,77 @@
 import { useEffect, useState } from 'react';
 
+let firstContentPainted: Promise<void> | null = null;
 let firstScreenSettled: Promise<void> | null = null;
 
-/**
- * Resolves once the page has loaded, the next frame has been painted (the first screen commits
- * before the effect that asks, and paints in that frame) and the browser is idle.
- */
-function whenFirstScreenSettled(): Promise<void> {
-  firstScreenSettled ??= new Promise((settle) => {
-    // Not every browser has requestIdleCallback; the timeout bounds the wait where it does.
-    const whenIdle = () => ('requestIdleCallback' in window ? requestIdleCallback(() => settle(), { timeout: 2000 }) : setTimeout(settle, 200));
-    const afterNextPaint = () => requestAnimationFrame(() => setTimeout(whenIdle, 0));
-    if (document.readyState === 'complete') afterNextPaint();
-    else window.addEventListener('load', afterNextPaint, { once: true });
-  });
-  return firstScreenSettled;
+/** Resolves after the next two frames: the one being prepared has been drawn. */
+function afterNextFrame(): Promise<void> {
+  return new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done())));
 }
 
 /**
- * False until the first screen has loaded and painted and the browser is idle, then true. What
- * only decorates the page or waits to be tapped (the particle background, the customer-service
- * button) renders behind it, so its script competes with the first screen's for neither the link
- * nor the main thread (issue 14's Lighthouse budget).
+ * Resolves once the browser has put the page's first text or image on the screen: its
+ * `first-contentful-paint` entry exists, which the browser records when the frame was presented,
+ * not when the page's script asked for it. Where the browser records no paint timing, after the
+ * next frame.
  */
-export function useAfterFirstScreen(): boolean {
-  const [ready, setReady] = useState(false);
+function whenFirstContentPainted(): Promise<void> {
+  firstContentPainted ??= new Promise((done) => {
+    const supported = typeof PerformanceObserver !== 'undefined' && (PerformanceObserver.supportedEntryTypes ?? []).includes('paint');
+    if (!supported) {
+      void afterNextFrame().then(done);
+      return;
+    }
+    const observer = new PerformanceObserver((list) => {
+      if (!list.getEntriesByName('first-contentful-paint').length) return;
+      observer.disconnect();
+      done();
+    });
+    // Buffered: an entry recorded before this observer existed is delivered too.
+    observer.observe({ type: 'paint', buffered: true });
+  });
+  return firstContentPainted;
+}
+
+/** Resolves once the first content has been painted and, after it, the browser is idle. */
+function whenFirstScreenSettled(): Promise<void> {
+  firstScreenSettled ??= whenFirstContentPainted().then(
+    () =>
+      new Promise<void>((settle) => {
+        // Not every browser has requestIdleCallback; the timeout bounds the wait where it does.
+        if ('requestIdleCallback' in window) requestIdleCallback(() => settle(), { timeout: 2000 });
+        else setTimeout(settle, 200);
+      }),
+  );
+  return firstScreenSettled;
+}
+
+function useOnceResolved(when: () => Promise<void>): boolean {
+  const [resolved, setResolved] = useState(false);
   useEffect(() => {
     let mounted = true;
-    void whenFirstScreenSettled().then(() => mounted && setReady(true));
+    void when().then(() => mounted && setResolved(true));
     return () => {
       mounted = false;
     };
-  }, []);
-  return ready;
+  }, [when]);
+  return resolved;
+}
+
+/**
+ * False until the page's first content is on the screen, then true. A large part of a screen that
+ * is not its first content (the trade screen's chart library) starts its download behind it, so the
+ * first paint never waits for those bytes (issue 14's Lighthouse budget).
+ */
+export function useAfterFirstPaint(): boolean {
+  return useOnceResolved(whenFirstContentPainted);
+}
+
+/**
+ * False until the first screen has painted and the browser is idle, then true. What only decorates
+ * the page or waits to be tapped (the particle background, the customer-service button) renders
+ * behind it, so its script competes with the first screen's for neither the link nor the main
+ * thread (issue 14's Lighthouse budget).
+ */
+export function useAfterFirstScreen(): boolean {
+  return useOnceResolved(whenFirstScreenSettled);
 }

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { useI18n } from '../../../shared/i18n/I18nProvider.tsx';
-import { AlertIcon } from '../../../shared/ui/icons.tsx';
+import { AlertIcon } from '../../../shared/ui/shell-icons.tsx';
 
 function ErrorView({ title, body, testId }: { title: string; body: string; testId: string }) {
   const { t } = useI18n();
