@@ -144,7 +144,7 @@ describe('createLazyMessages with texts fetched later', () => {
   it('fetches the later texts only once asked, then with every switch of language', async () => {
     const start = fakeArea(startFiles);
     const later = fakeArea(laterFiles);
-    const messages = createLazyMessages([start.loader], { loaders: [later.loader], holds });
+    const messages = createLazyMessages([start.loader], [{ name: 'more', loaders: [later.loader], holds }]);
     const german = messages.switchTo('de');
     await start.arrive();
     await german;
@@ -172,7 +172,7 @@ describe('createLazyMessages with texts fetched later', () => {
   it('fetches the later part of the language shown, not English, when one of its keys is asked for first', async () => {
     const start = fakeArea(startFiles);
     const later = fakeArea(laterFiles);
-    const messages = createLazyMessages([start.loader], { loaders: [later.loader], holds });
+    const messages = createLazyMessages([start.loader], [{ name: 'more', loaders: [later.loader], holds }]);
     const german = messages.switchTo('de');
     await start.arrive();
     await german;
@@ -181,6 +181,36 @@ describe('createLazyMessages with texts fetched later', () => {
     expect(start.asked).toEqual(['de']);
     await later.arrive();
     expect(messages.t(key('web.more.orders'))).toBe('Aufträge');
+  });
+
+  it('fetches each later part when it is asked for by name, and all of them without a name', async () => {
+    const start = fakeArea(startFiles);
+    const tabs = fakeArea({ de: { 'web.tab.home': 'Start' }, en: { 'web.tab.home': 'Home' } });
+    const later = fakeArea(laterFiles);
+    const messages = createLazyMessages(
+      [start.loader],
+      [
+        { name: 'tabs', loaders: [tabs.loader], holds: (text) => text.startsWith('web.tab.') },
+        { name: 'more', loaders: [later.loader], holds },
+      ],
+    );
+    const german = messages.switchTo('de');
+    await start.arrive();
+    await german;
+
+    const tabTexts = messages.loadLater('tabs');
+    await tabs.arrive();
+    await tabTexts;
+    expect(messages.t(key('web.tab.home'))).toBe('Start');
+    expect(later.asked).toEqual([]);
+
+    const everything = messages.loadLater();
+    await later.arrive();
+    await everything;
+    expect(messages.t(key('web.more.orders'))).toBe('Aufträge');
+    // Each part is fetched once per language.
+    expect(tabs.asked).toEqual(['de']);
+    expect(later.asked).toEqual(['de']);
   });
 
   it('resolves at once for an app without later texts', async () => {

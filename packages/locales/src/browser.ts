@@ -38,35 +38,37 @@ export interface LazyMessages {
   /** Whether `locale`'s own texts (the first part) are in memory. */
   isLoaded(locale: LocaleCode): boolean;
   /**
-   * Fetches the `later` texts of the language wanted (and its fallbacks), and from now on with
-   * every switch of language; resolves at once when they are in, or when there are none.
+   * Fetches the `later` part named (all of them when none is named) of the language wanted (and its
+   * fallbacks), and from now on with every switch of language; resolves at once when they are in,
+   * or when there are none.
    */
-  loadLater(): Promise<void>;
+  loadLater(name?: string): Promise<void>;
   t(key: MessageKey, values?: MessageValues): string;
   /** A server message (the error catalogue's English `msg`) in the language shown. */
   tServer(msg: string): string;
 }
 
-/** A part of an app's texts downloaded only when first needed (the user app's `more`, messages.ts). */
+/** A part of an app's texts downloaded only when first needed (the user app's `tabs` and `more`, messages.ts). */
 export interface LaterTexts {
+  /** What `loadLater(name)` calls it. */
+  name: string;
   loaders: CatalogueLoader[];
   /** Whether a key is in this part. */
   holds: (key: string) => boolean;
 }
 
-type Part = 'start' | 'later';
-
 /**
  * The messages of an app made of `areas` (e.g. the user app: its own texts and the errors), and
- * optionally of `later` texts fetched once `loadLater()` is first called (the user app: when a page
- * behind the login opens); from then on every switch of language fetches both. English is the last
+ * optionally of `later` parts, each fetched once `loadLater(name)` is first called for it (the user
+ * app: the tabs' texts when a tab opens, the rest when another page behind the login opens); from
+ * then on every switch of language fetches those too. English is the last
  * link of every fallback chain but is loaded only when a key is missing from the language shown:
  * the catalogue tests keep that from happening, so a French reader downloads no English. Until it
  * arrives the missing text is empty, then the page renders again. A `later` key asked for before
  * its part is in fetches that part of the language shown (not English), so the worst a wrong guess
  * of which texts a page needs costs is a moment of empty text.
  */
-export function createLazyMessages(areas: CatalogueLoader[], later?: LaterTexts): LazyMessages {
+export function createLazyMessages(areas: CatalogueLoader[], later: readonly LaterTexts[] = []): LazyMessages {
   const loads = new Map<string, Promise<void>>();
   // `${part}:${locale}` of every part in memory.
   const loaded = new Set<string>();
@@ -74,13 +76,15 @@ export function createLazyMessages(areas: CatalogueLoader[], later?: LaterTexts)
   // i18next starts on a language of its own choosing (its fallback) before any text is in; what
   // is shown is the last language switched to once its texts arrived.
   let shown: LocaleCode | null = null;
-  let laterWanted = false;
+  // The later parts asked for so far: every switch of language fetches them too.
+  const laterWanted = new Set<string>();
 
-  const load = (part: Part, locale: LocaleCode): Promise<void> => {
+  // `start` or a later part's name.
+  const load = (part: string, locale: LocaleCode): Promise<void> => {
     const id = `${part}:${locale}`;
     let pending = loads.get(id);
     if (!pending) {
-      const loaders = part === 'start' ? areas : (later?.loaders ?? []);
+      const loaders = part === 'start' ? areas : (later.find((each) => each.name === part)?.loaders ?? []);
       pending = Promise.all(loaders.map((area) => area(locale))).then((parts) => {
         i18n.addResourceBundle(locale, 'translation', Object.assign({}, ...parts), true, true);
         loaded.add(id);
@@ -92,22 +96,22 @@ export function createLazyMessages(areas: CatalogueLoader[], later?: LaterTexts)
     return pending;
   };
 
-  const partsWanted = (): Part[] => (later && laterWanted ? ['start', 'later'] : ['start']);
-  const partOf = (key: string): Part => (later?.holds(key) ? 'later' : 'start');
+  const partsWanted = (): string[] => ['start', ...laterWanted];
+  const partOf = (key: string): string => later.find((each) => each.holds(key))?.name ?? 'start';
 
-  const loadLater = async (): Promise<void> => {
-    if (!later) return;
-    laterWanted = true;
+  const loadLater = async (name?: string): Promise<void> => {
+    const parts = later.filter((each) => name === undefined || each.name === name).map((each) => each.name);
+    for (const part of parts) laterWanted.add(part);
     const locale = wanted ?? shown;
-    if (locale) await Promise.all(textLocalesOf(locale).map((each) => load('later', each)));
+    if (locale) await Promise.all(textLocalesOf(locale).flatMap((each) => parts.map((part) => load(part, each))));
   };
 
   const i18n = createMessageFormatter({
     parseMissingKeyHandler: (key: string) => {
       const part = partOf(key);
-      if (part === 'later' && shown && !loaded.has(`later:${shown}`)) {
-        // A page asked for a text of the part not fetched yet: fetch it in the language shown.
-        loadLater().catch(() => {});
+      if (part !== 'start' && shown && !loaded.has(`${part}:${shown}`)) {
+        // A page asked for a text of a part not fetched yet: fetch it in the language shown.
+        loadLater(part).catch(() => {});
         return '';
       }
       if (loaded.has(`${part}:en`)) return key;

@@ -77,14 +77,17 @@ describe('precompiled catalogues', () => {
     expect(Array.isArray(compiled['web.a'])).toBe(true);
   });
 
-  it("cuts the user app's texts into what a visitor needs and what is shown behind the login", () => {
-    const file = JSON.stringify({ 'web.auth.title': 'Log in', 'web.p2p.title': 'P2P', 'error.UNKNOWN': 'Error' });
+  it("cuts the user app's texts into what a visitor needs, what the tabs show and the rest behind the login", () => {
+    const file = JSON.stringify({ 'web.auth.title': 'Log in', 'web.tab.home': 'Home', 'web.records.title': 'Records', 'web.p2p.title': 'P2P', 'error.UNKNOWN': 'Error' });
     const part = (name: string) =>
       transform(file, `/repo/packages/locales/catalogues/web/en.json?part=${name}`)?.code.replace(/^export default /, '').replace(/;$/, '');
     expect(JSON.parse(part('start') ?? '')).toEqual({ 'web.auth.title': 'Log in', 'error.UNKNOWN': 'Error' });
+    expect(JSON.parse(part('tabs') ?? '')).toEqual({ 'web.tab.home': 'Home', 'web.records.title': 'Records' });
     expect(JSON.parse(part('more') ?? '')).toEqual({ 'web.p2p.title': 'P2P' });
     expect(cataloguePartOf('web.validation.required')).toBe('start');
-    expect(cataloguePartOf('web.assets.title')).toBe('more');
+    expect(cataloguePartOf('web.assets.title')).toBe('tabs');
+    expect(cataloguePartOf('web.withdraw.logTitle')).toBe('tabs');
+    expect(cataloguePartOf('web.withdraw.title')).toBe('more');
     expect(cataloguePartOf('admin.users.title')).toBe('start');
   });
 
@@ -93,6 +96,7 @@ describe('precompiled catalogues', () => {
     expect(chunkOf('/r/packages/locales/catalogues/web/fr-pro.json?part=start')).toBe('messages-fr-pro');
     expect(chunkOf('/r/packages/locales/catalogues/error/fr-pro.json')).toBe('messages-fr-pro');
     expect(chunkOf('/r/packages/locales/catalogues/web/fr-pro.json?part=more')).toBe('messages-fr-pro-more');
+    expect(chunkOf('/r/packages/locales/catalogues/web/fr-pro.json?part=tabs')).toBe('messages-fr-pro-tabs');
     expect(chunkOf('/r/packages/locales/catalogues/admin/fr.json')).toBeNull();
   });
 

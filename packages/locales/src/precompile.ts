@@ -22,8 +22,8 @@ export function compileMessage(text: string, locale: string): CompiledMessage {
   return ast;
 }
 
-// A catalogue file, or one part of it (`?part=start`, `?part=more`: load/web.ts).
-const catalogueFile = /[\\/]packages[\\/]locales[\\/]catalogues[\\/][\w-]+[\\/]([\w-]+)\.json(?:\?part=(start|more))?$/;
+// A catalogue file, or one part of it (`?part=start`, `?part=tabs`, `?part=more`: load/web.ts).
+const catalogueFile = /[\\/]packages[\\/]locales[\\/]catalogues[\\/][\w-]+[\\/]([\w-]+)\.json(?:\?part=(start|tabs|more))?$/;
 
 /**
  * A Vite plugin for the apps: every catalogue file is parsed when it is bundled, so the browser

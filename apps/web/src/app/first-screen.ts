@@ -1,7 +1,7 @@
 import type { LocaleCode } from '@keel/contracts';
 import { textLocalesOf } from '@keel/locales/load/chain';
 import { loadErrorMessages } from '@keel/locales/load/error';
-import { loadMoreWebMessages, loadWebMessages } from '@keel/locales/load/web';
+import { loadTabWebMessages, loadWebMessages } from '@keel/locales/load/web';
 import { startEarlyReads } from '../shared/api/early-reads.ts';
 import { TOKEN_KEY } from '../shared/api/session-keys.ts';
 import { firstScreen, pages } from './pages.ts';
@@ -19,7 +19,7 @@ export function startFirstScreenDownloads(pathname: string, locale: LocaleCode):
   for (const each of textLocalesOf(locale)) {
     loadWebMessages(each).catch(handledWhereUsed);
     loadErrorMessages(each).catch(handledWhereUsed);
-    if (screen.behindLogin) loadMoreWebMessages(each).catch(handledWhereUsed);
+    if (screen.behindLogin) loadTabWebMessages(each).catch(handledWhereUsed);
   }
   for (const chunk of screen.chunks) pages[chunk]().catch(handledWhereUsed);
 }

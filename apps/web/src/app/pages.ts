@@ -63,7 +63,7 @@ const tabReads: Partial<Record<PageName, readonly string[]>> = {
 export interface FirstScreen {
   /** The chunks of the screen the address opens (none when it is not one of the screens above). */
   chunks: PageName[];
-  /** Whether it is a page behind the login, which shows the `more` part of the texts. */
+  /** Whether it is a tab behind the login, which shows the `tabs` part of the texts. */
   behindLogin: boolean;
   /** The API reads (GET addresses) the screen starts with; only with a session. */
   reads: readonly string[];

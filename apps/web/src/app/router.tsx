@@ -21,7 +21,7 @@ const TradeTabOnMarket = lazy(async () => {
   const [{ TabShell }, { TradePage }] = await Promise.all([
     pages.tabShell(),
     pages.trade(),
-    webMessages.loadLater(),
+    webMessages.loadLater('tabs'),
   ]);
   return {
     default: () => (
@@ -84,13 +84,14 @@ export const routes: RouteObject[] = [
           { path: '/error/error2', element: <NotFoundPage /> },
         ],
       },
-      // Everything else needs a token, and the texts shown behind the login: fetched alongside the
-      // page's chunk (react-router runs loaders and lazy imports together), not before the login
-      // screen (ADR 0025).
+      // Everything else needs a token, and the texts shown behind the login: the tabs' texts for
+      // every page here, the rest for the pages outside the tabs, each fetched alongside the page's
+      // chunk (react-router runs loaders and lazy imports together), not before the login screen
+      // (ADR 0025).
       {
         element: <RequireAuth />,
         loader: async () => {
-          if (session.token()) await webMessages.loadLater();
+          if (session.token()) await webMessages.loadLater('tabs');
           return null;
         },
         children: [
@@ -108,6 +109,10 @@ export const routes: RouteObject[] = [
           // Pages opened from a tab: full screen with a way back, no tab bar.
           {
             element: <PageMain />,
+            loader: async () => {
+              if (session.token()) await webMessages.loadLater('more');
+              return null;
+            },
             children: [
               { path: '/assets/transfer', lazy: lazyPage(() => import('../routes/mobile/assets/TransferPage.tsx'), 'TransferPage') },
               { path: '/assets/flashExchange', lazy: lazyPage(() => import('../routes/mobile/assets/SwapPages.tsx'), 'FlashExchangePage') },

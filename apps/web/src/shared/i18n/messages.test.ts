@@ -1,8 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { catalogues, readCatalogue } from '@keel/locales';
+import { cataloguePartOf } from '@keel/locales/browser';
 import { describe, expect, it } from 'vitest';
 import { webMessages } from './messages.ts';
+import { keysOfScreens } from './screen-keys.ts';
 
 /** Every string literal in the app's source that is shaped like a message key. */
 function keyLiterals(dir: string): { file: string; key: string }[] {
@@ -33,5 +35,24 @@ describe('the user app’s messages', () => {
       ({ key }) => key in english && !(key.startsWith('web.') || key.startsWith('error.')),
     );
     expect(wrong).toEqual([]);
+  });
+
+  it('have every text the tab bar and the five tabs show in the parts a tab loads (start and tabs)', () => {
+    const src = join(import.meta.dirname, '../..');
+    const tabScreens = [
+      'app/TabShell.tsx',
+      'routes/mobile/index/HomePage.tsx',
+      'routes/mobile/trade/TradePage.tsx',
+      // The trade screen's lazily loaded parts are part of the screen.
+      'features/options/OrderForm.tsx',
+      'features/options/CandleChart.tsx',
+      'routes/mobile/news/NewsPage.tsx',
+      'routes/mobile/assets/AssetsPage.tsx',
+      'routes/mobile/my/MyPage.tsx',
+    ].map((file) => join(src, file));
+    const shown = keysOfScreens(tabScreens);
+    expect(shown.length).toBeGreaterThan(100);
+    const elsewhere = shown.filter(({ key }) => cataloguePartOf(key) === 'more').map(({ file, key }) => `${key} (${file.slice(src.length + 1)})`);
+    expect(elsewhere).toEqual([]);
   });
 });
