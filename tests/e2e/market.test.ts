@@ -143,7 +143,9 @@ describe('market tab', () => {
       localStorage.setItem('userId', userId);
     }, user);
     await page.goto('/news');
-    await expect.poll(() => connections[0]?.lastTickId ?? 0n).toBeGreaterThan(0n);
+    // The first tick comes 0.2–0.6 s after the page's load event here; on a busy machine past the
+    // poll's default second, so it gets the same allowance as the reconnection below.
+    await expect.poll(() => connections[0]?.lastTickId ?? 0n, { timeout: 10_000 }).toBeGreaterThan(0n);
     // A logged-in page authenticates first (user events), then subscribes.
     const subscribeFrame = (connection: (typeof connections)[number]) => connection.sent.find((frame) => (frame as { op?: string }).op === 'subscribe');
     expect(subscribeFrame(connections[0]!)).toEqual({ op: 'subscribe', channels: ['ticks'] });
