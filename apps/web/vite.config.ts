@@ -18,13 +18,14 @@ const firstScriptModule = /(src[\\/]main\.tsx|src[\\/]shared[\\/]zod-jitless\.ts
 /**
  * The shell (app/start.tsx, the router, the layout) and what every page uses: the API client and
  * session, the messages, the common components and icons, the error pages. Shared code only
- * the screens behind the login use (amounts, pagers, uploads, QR codes) goes to `features-shared`.
+ * the tab screens use goes to `features-shared`, the rest to the screens' own chunks (below).
  */
 const shellModule =
   /(apps[\\/]web[\\/]src[\\/](shared[\\/](api[\\/](client|session|redirect|queries)|i18n[\\/](I18nProvider|messages)|ui[\\/](components|shell-icons|toast|useAfterFirstScreen))|routes[\\/]mobile[\\/]error[\\/]ErrorPages|app[\\/](start|router|RootLayout|guards|providers|PageMain|lazy-page|route-prefetch|account-routes|wallet-routes|p2p-routes)|features[\\/]service-fab[\\/]fab-logic)|packages[\\/]ui[\\/]src[\\/](index|query)|packages[\\/]locales[\\/]src[\\/](browser|engine|messages))\./;
 
 /**
- * The chunks every first screen runs whatever the address: React, i18next and the shell.
+ * The chunks every first screen runs whatever the address: React (two chunks), i18next, the shell
+ * and the bundler's runtime.
  * `index.html` names them as module preloads, so the browser asks for them while it parses the page,
  * beside the first script, instead of after that script has arrived and run (a round trip and
  * a queue on HTTP/1.1's six connections later; Lighthouse's /index: ADR 0025).
@@ -121,11 +122,12 @@ export default defineConfig({
             // The app's own code in a few chunks instead of one per shared module: over HTTP/1.1
             // a browser fetches six files at a time, so twenty files of 1–4 KB cost more round
             // trips than bytes (/index ran 35 scripts before it painted; now 14; ADR 0025). A
-            // group takes the modules its members import too, so the order matters: the first
-            // script (no React), the shell, then what the forms, the public screens and the
-            // screens behind the login share. Contracts have no group of their own: one chunk of
-            // them all made every page build every schema at load (190 ms at 4x CPU on /index);
-            // they go with the shared code or the screen that uses them.
+            // group takes the modules its members import too unless told not to, so the order
+            // matters: the first script (above), the shell, then the forms, icons, wallet
+            // cryptography, QR code, what the public screens share and what the tab screens share.
+            // Contracts have no group of their own beyond zod's three: one chunk of them all made
+            // every page build every schema at load (190 ms at 4x CPU on /index); they go with the
+            // shared code or the screen that uses them.
             { name: 'shell', test: (id: string) => shellModule.test(id) && !firstScriptModule.test(id) },
             { name: 'forms', includeDependenciesRecursively: false, test: /(apps[\\/]web[\\/]src[\\/]shared[\\/]forms|node_modules[\\/](react-hook-form|@hookform))[\\/]/ },
             // Every screen's icons (the shell's own few are in shell-icons.tsx): small, but in

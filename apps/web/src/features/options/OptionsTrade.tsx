@@ -42,6 +42,7 @@ function VerifyNotice() {
     </div>
   );
 }
+
 const isInterval = (value: string | null): value is CandleInterval => (chartIntervals as readonly string[]).includes(value ?? '');
 
 function MarketHeader({ symbol, symbols, ticker }: { symbol: string; symbols: readonly string[]; ticker: Ticker | undefined }) {
@@ -104,6 +105,8 @@ function ChartCard({ symbol }: { symbol: string }) {
   // The chart's library and its candles are asked for together, once the first content is shown.
   const chartLoads = useAfterFirstPaint();
   const { candles, failed, reload } = useCandles(symbol, interval, chartLoads);
+  // Until the chart's library is asked for, and while it downloads.
+  const chartLoading = <p className="muted options-chart-empty">{t('web.common.loading')}</p>;
   const intervalLabel = (value: CandleInterval) => t(`web.options.interval.${value}`);
   return (
     <Card className="options-card options-chart-card">
@@ -126,11 +129,11 @@ function ChartCard({ symbol }: { symbol: string }) {
         {failed && <LoadFailedNotice onRetry={reload} />}
         {candles !== null && candles.length === 0 && <p className="muted options-chart-empty">{t('web.options.chartEmpty')}</p>}
         {chartLoads ? (
-          <Suspense fallback={<p className="muted options-chart-empty">{t('web.common.loading')}</p>}>
+          <Suspense fallback={chartLoading}>
             <CandleChart candles={candles ?? []} label={t('web.options.chartLabel', { symbol, interval: intervalLabel(interval) })} />
           </Suspense>
         ) : (
-          <p className="muted options-chart-empty">{t('web.common.loading')}</p>
+          chartLoading
         )}
       </div>
     </Card>

@@ -3,8 +3,8 @@ import { useEffect, useState } from 'react';
 let firstContentPainted: Promise<void> | null = null;
 let firstScreenSettled: Promise<void> | null = null;
 
-/** Resolves after the next two frames: the one being prepared has been drawn. */
-function afterNextFrame(): Promise<void> {
+/** Resolves at the start of the frame after the next: the frame being prepared has been drawn. */
+function afterFrameDrawn(): Promise<void> {
   return new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done())));
 }
 
@@ -18,7 +18,7 @@ function whenFirstContentPainted(): Promise<void> {
   firstContentPainted ??= new Promise((done) => {
     const supported = typeof PerformanceObserver !== 'undefined' && (PerformanceObserver.supportedEntryTypes ?? []).includes('paint');
     if (!supported) {
-      void afterNextFrame().then(done);
+      void afterFrameDrawn().then(done);
       return;
     }
     const observer = new PerformanceObserver((list) => {
