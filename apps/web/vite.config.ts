@@ -5,6 +5,7 @@ import { precompiledCatalogues } from '@keel/locales/precompile';
 import { defineConfig, type Plugin } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 import { findChunkImportCycle } from './src/build/chunk-cycles.ts';
+import { findUnwantedImport } from './src/build/unwanted-imports.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -62,13 +63,22 @@ interface ChunkingContext {
 }
 
 const featuresSharedModule = /(apps[\\/]web[\\/]src[\\/](features|shared[\\/](realtime|format|ui|api))|packages[\\/](domain|ui|contracts)[\\/]src)[\\/]/;
-/** Shared code a form, a wallet screen or an upload needs: not for the tab screens' common chunk. */
+/**
+ * Shared code a form, a wallet screen or an upload needs (the money forms' amount field builds on
+ * the contracts' zod schema): not for the tab screens' common chunk.
+ */
 const notForTabScreens =
-  /(apps[\\/]web[\\/]src[\\/](features[\\/](wallet|verification|auth|p2p|settings)|shared[\\/](forms|api[\\/]upload))|packages[\\/]ui[\\/]src[\\/]QrCode|packages[\\/]contracts[\\/]src[\\/]http[\\/](user[\\/]security|auth|verification|swap))/;
+  /(apps[\\/]web[\\/]src[\\/](features[\\/](wallet|verification|auth|p2p|settings|assets[\\/]amount-field)|shared[\\/](forms|api[\\/]upload))|packages[\\/]ui[\\/]src[\\/]QrCode|packages[\\/]contracts[\\/]src[\\/]http[\\/](user[\\/]security|auth|verification|swap))/;
 const importsForms = (id: string, context: ChunkingContext) =>
   (context.getModuleInfo(id)?.importedIds ?? []).some((imported) => /(shared[\\/]forms[\\/]|react-hook-form|@hookform)/.test(imported));
+/**
+ * Modules that build zod schemas when loaded (the contract modules, the amount field): a chunk with
+ * one of them imports zod, and the tab screens' first render must not wait for zod (ADR 0025,
+ * fourth pass); they go to the chunks of the screens that use them.
+ */
+const importsZod = (id: string, context: ChunkingContext) => (context.getModuleInfo(id)?.importedIds ?? []).some((imported) => /node_modules[\\/]zod[\\/]/.test(imported));
 function sharedByTabScreens(id: string, context: ChunkingContext): boolean {
-  return featuresSharedModule.test(id) && !notForTabScreens.test(id) && !importsForms(id, context);
+  return featuresSharedModule.test(id) && !notForTabScreens.test(id) && !importsForms(id, context) && !importsZod(id, context);
 }
 
 /**
@@ -88,17 +98,54 @@ function noChunkImportCycles(): Plugin {
   };
 }
 
+/** The chunks of the tab screens Lighthouse measures (issue 14): their first render paints without zod. */
+const screensWithoutZod = ['TabShell', 'HomePage', 'TradePage'];
+
+/**
+ * Fails the build when the chunk of a screen above reaches zod through static imports: zod and the
+ * contract schemas (about 28 KB over the mobile link) would then download before the screen can
+ * paint. Those screens read through contract addresses (contracts http/address.ts); forms, the push
+ * connection's frame reader and the other screens load zod when they need it (ADR 0025, fourth pass).
+ */
+function tabScreensPaintWithoutZod(): Plugin {
+  return {
+    name: 'keel-tab-screens-without-zod',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).flatMap((output) => (output.type === 'chunk' ? [output] : []));
+      const imports = new Map(chunks.map((chunk) => [chunk.fileName, chunk.imports] as const));
+      const holdsZod = new Set(chunks.filter((chunk) => chunk.moduleIds.some((id) => /node_modules[\\/]zod[\\/]/.test(id))).map((chunk) => chunk.fileName));
+      for (const name of screensWithoutZod) {
+        const screen = chunks.find((chunk) => chunk.name === name);
+        if (!screen) throw new Error(`no chunk named ${name}`);
+        const chain = findUnwantedImport(imports, screen.fileName, (file) => holdsZod.has(file));
+        if (chain) throw new Error(`${name} waits for zod before it can paint: ${chain.join(' -> ')}`);
+      }
+    },
+  };
+}
+
 // Built files go under /_app/ so no file path can shadow a client route such as /assets/recharge.
 export default defineConfig({
   root: import.meta.dirname,
   base: '/',
   // Catalogues parsed at build time, so no ICU parser is downloaded. Every text file also as .br
   // and .gz (best levels: done once per build), served by the server per Accept-Encoding (ADR 0025).
-  plugins: [precompiledCatalogues(), react(), preloadChunksEveryScreenRuns(), noChunkImportCycles(), compression({ algorithms: ['brotliCompress', 'gzip'] })],
+  plugins: [
+    precompiledCatalogues(),
+    react(),
+    preloadChunksEveryScreenRuns(),
+    noChunkImportCycles(),
+    tabScreensPaintWithoutZod(),
+    compression({ algorithms: ['brotliCompress', 'gzip'] })],
   // The version shown on the "Mine" page is the app package's version, fixed at build time.
   define: { __APP_VERSION__: JSON.stringify(version) },
   build: {
     outDir: 'dist',
+    // No modulepreload polyfill (every browser the app supports has modulepreload): with it, the
+    // entry for index.html was a file of its own holding the polyfill and an import of the first
+    // script, one more request before the first screen (ADR 0025, fourth pass).
+    modulePreload: { polyfill: false },
     assetsDir: '_app',
     emptyOutDir: true,
     // dist/.vite/manifest.json: the chunk graph bench/bundle.bench.ts measures the initial JS by.

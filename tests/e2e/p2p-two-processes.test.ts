@@ -223,6 +223,11 @@ describe('P2P chat across two server processes on one PostgreSQL and one Redis',
       const buyerView = await pageOn(nodeB, buyer, `/trade/shopping/trading/contact/${orderId}`);
       await sellerView.page.getByTestId('chat-empty').waitFor();
       await buyerView.page.getByTestId('chat-empty').waitFor();
+      // Each page opens its push connection once its first screen has settled (ADR 0025): the
+      // event below is asserted on a connected page, so both are connected first.
+      for (const view of [sellerView, buyerView]) {
+        await expect.poll(() => view.received.some((frame) => frame.payload.includes('"type":"authed"')), { timeout: 10_000 }).toBe(true);
+      }
 
       const timings: string[] = [];
       for (const [from, to, who, message] of [

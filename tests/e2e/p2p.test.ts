@@ -530,6 +530,12 @@ describe('P2P on two nodes sharing one database and one Redis', () => {
     await eventually(() => shown(sellerView.page, 'order-status')).toBe('Awaiting payment');
     await sellerView.page.getByTestId('chat-empty').waitFor();
     await buyerView.page.getByTestId('chat-empty').waitFor();
+    // Each page opens its push connection once its first screen has settled (ADR 0025): what is
+    // asserted below is that an event reaches a connected page, so both are connected first (an
+    // event before that is not replayed; the page refetches on `authed` instead).
+    for (const view of [sellerView, buyerView]) {
+      await expect.poll(() => view.received.some((frame) => frame.payload.includes('"type":"authed"')), { timeout: 10_000 }).toBe(true);
+    }
 
     const timings: string[] = [];
     for (const [from, to, who, toListener, message] of [

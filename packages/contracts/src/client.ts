@@ -1,3 +1,4 @@
+import type { Callable } from './http/address.ts';
 import type { Contract, ContractData, ContractInput, Envelope } from './http/contract.ts';
 
 /** A non-200 envelope, as the client received it. `msg` is the catalogue's English text. */
@@ -42,8 +43,9 @@ function queryString(query: Record<string, unknown> | undefined): string {
 /** The typed client both apps use: one function that calls any contract. */
 export function createApiClient(options: ApiClientOptions) {
   const fetchImpl = options.fetchImpl ?? globalThis.fetch.bind(globalThis);
+  // A contract or its address (http/address.ts): the call needs only the id, method and path.
   return async function call<C extends Contract>(
-    contract: C,
+    contract: Callable<C>,
     input: ContractInput<C> & { idempotencyKey?: string } = {} as ContractInput<C> & { idempotencyKey?: string },
   ): Promise<ContractData<C>> {
     const { body, query, params } = input as { body?: unknown; query?: Record<string, unknown>; params?: Record<string, unknown> };

@@ -140,14 +140,18 @@ describe('createLazyMessages with texts fetched later', () => {
   const startFiles = { de: { 'web.login': 'Anmelden' }, fr: { 'web.login': 'Connexion' }, en: { 'web.login': 'Log in' } };
   const laterFiles = { de: { 'web.more.orders': 'Aufträge' }, fr: { 'web.more.orders': 'Ordres' }, en: { 'web.more.orders': 'Orders' } };
   const holds = (text: string) => text.startsWith('web.more.');
+  /** Shows German once its start texts have arrived. */
+  const showStartTexts = async (messages: ReturnType<typeof createLazyMessages>, start: ReturnType<typeof fakeArea>) => {
+    const german = messages.switchTo('de');
+    await start.arrive();
+    await german;
+  };
 
   it('fetches the later texts only once asked, then with every switch of language', async () => {
     const start = fakeArea(startFiles);
     const later = fakeArea(laterFiles);
     const messages = createLazyMessages([start.loader], [{ name: 'more', loaders: [later.loader], holds }]);
-    const german = messages.switchTo('de');
-    await start.arrive();
-    await german;
+    await showStartTexts(messages, start);
     expect(messages.t(key('web.login'))).toBe('Anmelden');
     expect(later.asked).toEqual([]);
 
@@ -173,9 +177,7 @@ describe('createLazyMessages with texts fetched later', () => {
     const start = fakeArea(startFiles);
     const later = fakeArea(laterFiles);
     const messages = createLazyMessages([start.loader], [{ name: 'more', loaders: [later.loader], holds }]);
-    const german = messages.switchTo('de');
-    await start.arrive();
-    await german;
+    await showStartTexts(messages, start);
     expect(messages.t(key('web.more.orders'))).toBe('');
     expect(later.asked).toEqual(['de']);
     expect(start.asked).toEqual(['de']);
@@ -194,9 +196,7 @@ describe('createLazyMessages with texts fetched later', () => {
         { name: 'more', loaders: [later.loader], holds },
       ],
     );
-    const german = messages.switchTo('de');
-    await start.arrive();
-    await german;
+    await showStartTexts(messages, start);
 
     const tabTexts = messages.loadLater('tabs');
     await tabs.arrive();

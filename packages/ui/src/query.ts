@@ -1,4 +1,4 @@
-import { ApiError, type ApiCall, type Contract, type ContractData, type ContractInput } from '@keel/contracts';
+import { ApiError, type ApiCall, type Callable, type Contract, type ContractData, type ContractInput } from '@keel/contracts';
 import {
   keepPreviousData,
   QueryClient,
@@ -75,14 +75,17 @@ export type MutationInput<C extends Contract> = ContractInput<C> & { idempotency
 /** The query and mutation hooks of one API client. */
 export function createContractHooks(api: ApiCall) {
   /** The key and the read of one contract with `input`: what the hook and the prefetch share. */
-  const contractRead = <C extends Contract>(contract: C, input?: ContractInput<C>) => ({
+  const contractRead = <C extends Contract>(contract: Callable<C>, input?: ContractInput<C>) => ({
     queryKey: contractKey(contract, input ?? {}),
     queryFn: () => api(contract, (input ?? {}) as MutationInput<C>) as Promise<ContractData<C>>,
   });
 
-  /** Reads one contract with `input`, cached under `contractKey(contract, input)`. */
+  /**
+   * Reads one contract with `input`, cached under `contractKey(contract, input)`. The contract or its
+   * address (a first screen's read, without zod: contracts http/address.ts) is the same query.
+   */
   function useContractQuery<C extends Contract, T = ContractData<C>>(
-    contract: C,
+    contract: Callable<C>,
     input?: ContractInput<C>,
     options: ContractQueryOptions<C, T> = {},
   ): UseQueryResult<T, Error> {
@@ -114,7 +117,7 @@ export function createContractHooks(api: ApiCall) {
    * a screen: a route's loader calls it so the request travels while the screen's chunk downloads,
    * and the screen finds the answer (or the request under way) when it mounts. Fresh data is kept.
    */
-  function prefetchContract<C extends Contract>(client: QueryClient, contract: C, input?: ContractInput<C>): void {
+  function prefetchContract<C extends Contract>(client: QueryClient, contract: Callable<C>, input?: ContractInput<C>): void {
     void client.prefetchQuery(contractRead(contract, input));
   }
 

@@ -1,4 +1,4 @@
-import { unreadContract } from '@keel/contracts';
+import { unreadAddress } from '@keel/contracts';
 import type { MessageKey } from '@keel/locales';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
@@ -31,7 +31,7 @@ const tabs: Tab[] = [
  */
 function useUnreadFlag(pathname: string): boolean {
   // Never fresh: the shell asks every time it loads, even within seconds of the last answer.
-  const query = useContractQuery(unreadContract, undefined, { staleTime: 0 });
+  const query = useContractQuery(unreadAddress, undefined, { staleTime: 0 });
   const refetch = query.refetch;
   const asked = useRef(pathname);
   useEffect(() => {

@@ -112,15 +112,6 @@ export const publicUserSchema = z.object({
 });
 export type PublicUser = z.infer<typeof publicUserSchema>;
 
-/**
- * How the app names the logged-in user to themselves: nickname, else username, else the e-mail or
- * phone they registered with, in full. Never for another person: anyone else is named with
- * `publicUserName` of `@keel/domain`, which masks contacts (ADR 0023; a test keeps it so).
- */
-export function userDisplayName(user: Pick<PublicUser, 'id' | 'nickname' | 'username' | 'email' | 'phone'>): string {
-  return user.nickname ?? user.username ?? user.email ?? user.phone ?? `#${user.id}`;
-}
-
 export const pageQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(20),

@@ -115,10 +115,13 @@ import {
 } from './user/security.contracts.ts';
 
 export * from './contract.ts';
+export * from './address.ts';
+export * from './user-display-name.ts';
 export * from './common.ts';
 export * from './validation.ts';
 export * from './auth/auth.contracts.ts';
 export * from './user/user.contracts.ts';
+export * from './user/user.addresses.ts';
 export * from './user/security.contracts.ts';
 export * from './verification/verification.contracts.ts';
 export * from './index/index.contracts.ts';
@@ -126,12 +129,15 @@ export * from './admin/admin.contracts.ts';
 export * from './admin/staff.contracts.ts';
 export * from './admin/two-person.contracts.ts';
 export * from './assets/assets.contracts.ts';
+export * from './assets/assets.addresses.ts';
 export * from './market/market.contracts.ts';
+export * from './market/market.addresses.ts';
 export * from './swap/swap.contracts.ts';
 export * from './wallet/wallet.contracts.ts';
 export * from './wallet/wallet-admin.contracts.ts';
 export * from './p2p/p2p.contracts.ts';
 export * from './options/options.contracts.ts';
+export * from './options/options.addresses.ts';
 export * from '../ws/market.events.ts';
 export * from '../ws/user.events.ts';
 

@@ -1,4 +1,4 @@
-import { listAccountsContract } from '@keel/contracts';
+import { listAccountsAddress } from '@keel/contracts';
 import { loadFailed, useContractQuery } from '../../shared/api/queries.ts';
 import { useFallbackPolling } from '../../shared/realtime/cache-sync.ts';
 import type { AccountBalance } from './accounts.ts';
@@ -17,6 +17,6 @@ export interface AccountsState {
  * announced by a message); it is polled only while the push connection is down.
  */
 export function useAccounts(): AccountsState {
-  const query = useContractQuery(listAccountsContract, undefined, { refetchInterval: useFallbackPolling(), select: (data) => data.accounts });
+  const query = useContractQuery(listAccountsAddress, undefined, { refetchInterval: useFallbackPolling(), select: (data) => data.accounts });
   return { accounts: query.data ?? null, failed: loadFailed(query), reload: () => void query.refetch() };
 }

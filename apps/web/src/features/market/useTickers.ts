@@ -1,4 +1,4 @@
-import { type ContractData, listTickersContract } from '@keel/contracts';
+import { type ContractData, type listTickersContract, listTickersAddress } from '@keel/contracts';
 import { contractKey } from '@keel/ui';
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../shared/api/client.ts';
@@ -14,7 +14,7 @@ export interface TickersState {
   reload: () => void;
 }
 
-export const tickersKey = contractKey(listTickersContract, {});
+export const tickersKey = contractKey(listTickersAddress, {});
 /** Ticks pushed before any snapshot was cached: applied on top of the first one (the app holds one list). */
 const early: RecordedTick[] = [];
 const EARLY_MAX = 500;
@@ -24,7 +24,7 @@ const EARLY_MAX = 500;
  * was on its way may be newer than the snapshot (applyTick ignores it when it is not).
  */
 async function fetchTickers(client: QueryClient): Promise<TickersAnswer> {
-  const answer = await api(listTickersContract);
+  const answer = await api(listTickersAddress);
   const shown = client.getQueryData<TickersAnswer>(tickersKey)?.items ?? [];
   let items: readonly Ticker[] = answer.items;
   for (const tick of [...early.splice(0), ...shown.map((ticker) => ticker.last)]) items = applyTick(items, tick);

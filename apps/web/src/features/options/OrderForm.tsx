@@ -33,13 +33,12 @@ import {
   OPTIONS_SCALE,
   type OptionProduct,
   STAKE_OUT_OF_RANGE,
-  type StakeLimits,
-  stakeFormSchema,
   stakeRangeProblem,
   winReturn,
 } from './options-logic.ts';
 import { DirectionTag, DownIcon, UpIcon, useCycleText } from './OptionsParts.tsx';
 import { Sheet } from './Sheet.tsx';
+import { type StakeLimits, stakeFormSchema } from './stake-form.ts';
 import { serverClock } from './useOptions.ts';
 
 type Direction = OptionOrder['direction'];

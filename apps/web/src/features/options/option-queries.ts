@@ -1,4 +1,4 @@
-import { getOptionsOverviewContract, listOptionOrdersContract } from '@keel/contracts';
+import { getOptionsOverviewAddress, listOptionOrdersAddress } from '@keel/contracts';
 import type { QueryClient } from '@tanstack/react-query';
 import { prefetchContract } from '../../shared/api/queries.ts';
 import { historyInput, openOrdersInput } from './option-inputs.ts';
@@ -11,7 +11,7 @@ export { HISTORY_PAGE_SIZE, historyInput, openOrdersInput } from './option-input
  * module can hold it without the screen.
  */
 export function prefetchTradeScreen(client: QueryClient): void {
-  prefetchContract(client, getOptionsOverviewContract);
-  prefetchContract(client, listOptionOrdersContract, openOrdersInput);
-  prefetchContract(client, listOptionOrdersContract, historyInput(1));
+  prefetchContract(client, getOptionsOverviewAddress);
+  prefetchContract(client, listOptionOrdersAddress, openOrdersInput);
+  prefetchContract(client, listOptionOrdersAddress, historyInput(1));
 }

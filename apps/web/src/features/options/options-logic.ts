@@ -1,6 +1,5 @@
-import { type OptionOrder, type OptionsOverview, placeOptionOrderContract } from '@keel/contracts';
+import type { OptionOrder, OptionsOverview } from '@keel/contracts';
 import { addDecimal, compareDecimal, decimalToString, isDecimal, mulDecimal, parseDecimal } from '../../shared/format/decimal.ts';
-import { amountField, amountProblem } from '../assets/amount-field.ts';
 
 /**
  * The pure rules of the contract trade screen (issue 7): which market an address names, the
@@ -80,29 +79,6 @@ export function stakeRangeProblem(stake: string, product: Pick<OptionProduct, 'm
 
 /** A stake outside the product's range, as the stake field's error message (the form says "Amount out of range"). */
 export const STAKE_OUT_OF_RANGE = 'options:stakeOutOfRange';
-
-export interface StakeLimits {
-  /** The options account's usable balance. */
-  available: string;
-  /** The product chosen, whose range the stake must be in. */
-  product?: Pick<OptionProduct, 'minStake' | 'maxStake'>;
-}
-
-/**
- * The order form's schema (ADR 0027): the order's `amount` as the contract has it, with the money
- * forms' amount rules (`amountField`: format, six decimals, above zero, the options balance) and
- * the product's stake range, which the server checks too. `limits` is read when the form is
- * checked (the balance and the cycle on screen then).
- */
-export function stakeFormSchema(limits: () => StakeLimits) {
-  return placeOptionOrderContract.body!.pick({ amount: true }).safeExtend({
-    amount: amountField(() => ({ scale: OPTIONS_SCALE, available: limits().available })).superRefine((stake, issues) => {
-      const { product } = limits();
-      if (!product || stake === '' || amountProblem(stake, { scale: OPTIONS_SCALE }) !== null) return;
-      if (stakeRangeProblem(stake, product) !== null) issues.addIssue({ code: 'custom', message: STAKE_OUT_OF_RANGE });
-    }),
-  });
-}
 
 /** The product chosen first: the first one trading is open for. */
 export function firstOpenProduct(products: readonly OptionProduct[]): OptionProduct | undefined {

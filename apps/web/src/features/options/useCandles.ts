@@ -1,4 +1,4 @@
-import { type ContractData, listCandlesContract } from '@keel/contracts';
+import { type ContractData, listCandlesAddress, type listCandlesContract } from '@keel/contracts';
 import { contractKey } from '@keel/ui';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
@@ -27,13 +27,13 @@ export interface CandlesState {
 export function useCandles(symbol: string, interval: CandleInterval, enabled = true): CandlesState {
   const client = useQueryClient();
   const input = { query: { symbol, interval, limit: CHART_CANDLES } };
-  const key = contractKey(listCandlesContract, input);
+  const key = contractKey(listCandlesAddress, input);
   const early = useRef<Candle[]>([]);
 
   const query = useQuery({
     queryKey: key,
     queryFn: async (): Promise<CandlesAnswer> => {
-      const answer = await api(listCandlesContract, input);
+      const answer = await api(listCandlesAddress, input);
       let items: readonly Candle[] = answer.items;
       for (const candle of early.current.splice(0)) items = mergeCandle(items, candle);
       return { ...answer, items: [...items] };

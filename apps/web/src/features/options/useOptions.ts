@@ -1,4 +1,4 @@
-import { type ContractData, getOptionsOverviewContract, listOptionOrdersContract, type OptionOrder, type OptionsOverview } from '@keel/contracts';
+import { type ContractData, getOptionsOverviewAddress, type listOptionOrdersContract, listOptionOrdersAddress, type OptionOrder, type OptionsOverview } from '@keel/contracts';
 import { contractKey, invalidateContracts } from '@keel/ui';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
@@ -43,7 +43,7 @@ export interface OptionsData {
   addOpen: (order: OptionOrder) => void;
 }
 
-const openKey = contractKey(listOptionOrdersContract, openOrdersInput);
+const openKey = contractKey(listOptionOrdersAddress, openOrdersInput);
 
 /**
  * Everything the trade screen shows from the options API, as queries (ADR 0026): the overview
@@ -58,16 +58,16 @@ export function useOptions(): OptionsData {
   // Settlement is what changes the screen on its own: only an open order makes polling worth it.
   const anyOpen = (client.getQueryData<OrderPage>(openKey)?.items.length ?? 0) > 0;
   const refetchInterval = anyOpen ? fallback : false;
-  const overview = useContractQuery(getOptionsOverviewContract, undefined, { refetchInterval });
-  const open = useContractQuery(listOptionOrdersContract, openOrdersInput, { refetchInterval });
+  const overview = useContractQuery(getOptionsOverviewAddress, undefined, { refetchInterval });
+  const open = useContractQuery(listOptionOrdersAddress, openOrdersInput, { refetchInterval });
   const history = useContractQuery(
-    listOptionOrdersContract,
+    listOptionOrdersAddress,
     historyInput(historyPage),
     { keepPrevious: true, refetchInterval },
   );
 
-  const refresh = useCallback(() => void invalidateContracts(client, [getOptionsOverviewContract, listOptionOrdersContract]), [client]);
-  const reloadOverview = useCallback(() => void invalidateContracts(client, [getOptionsOverviewContract]), [client]);
+  const refresh = useCallback(() => void invalidateContracts(client, [getOptionsOverviewAddress, listOptionOrdersAddress]), [client]);
+  const reloadOverview = useCallback(() => void invalidateContracts(client, [getOptionsOverviewAddress]), [client]);
   const addOpen = useCallback(
     (order: OptionOrder) =>
       client.setQueryData<OrderPage>(openKey, (page) => {

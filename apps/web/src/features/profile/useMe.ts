@@ -1,4 +1,4 @@
-import { meContract, type PublicUser } from '@keel/contracts';
+import { meAddress, type PublicUser } from '@keel/contracts';
 import { loadFailed, useContractQuery } from '../../shared/api/queries.ts';
 
 export interface MeState {
@@ -13,6 +13,6 @@ export interface MeState {
  * e-mail, phone) invalidates it.
  */
 export function useMe(): MeState {
-  const query = useContractQuery(meContract);
+  const query = useContractQuery(meAddress);
   return { user: query.data ?? null, failed: loadFailed(query), reload: () => void query.refetch() };
 }

@@ -9,6 +9,7 @@ import {
   type SocketLike,
   type UserEventHandlers,
 } from './connection.ts';
+import { readServerFrame } from './frame-reader.ts';
 
 /** A socket the test opens, feeds and closes by hand; it records what the client sent. */
 class FakeSocket implements SocketLike {
@@ -61,6 +62,7 @@ let token: string | null;
 function makeConnection(overrides: Partial<ConstructorParameters<typeof RealtimeConnection>[0]> = {}) {
   return new RealtimeConnection({
     url: () => 'ws://example.test/ws',
+    readFrame: readServerFrame,
     createSocket: (url) => {
       const socket = new FakeSocket(url);
       sockets.push(socket);
@@ -114,6 +116,61 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.useRealTimers();
+});
+
+describe('the frame reader, loaded on the first connection', () => {
+  /** A load the test settles by hand. */
+  function pendingLoad() {
+    const load = { calls: 0, resolve: (_reader: typeof readServerFrame) => {}, reject: (_error: Error) => {} };
+    const loadFrameReader = () => {
+      load.calls += 1;
+      return new Promise<typeof readServerFrame>((resolve, reject) => {
+        load.resolve = resolve;
+        load.reject = reject;
+      });
+    };
+    return { load, loadFrameReader };
+  }
+
+  it('opens no socket before the reader is there, then connects and reads frames with it', async () => {
+    const { load, loadFrameReader } = pendingLoad();
+    const connection = makeConnection({ readFrame: undefined, loadFrameReader });
+    const ticks = recorder();
+    connection.subscribe('ticks', ticks);
+    connection.subscribe('candles:BTC/USDT:1m', recorder());
+    expect(connection.status()).toBe('connecting');
+    expect(sockets).toHaveLength(0);
+    expect(load.calls).toBe(1);
+    load.resolve(readServerFrame);
+    await vi.waitFor(() => expect(sockets).toHaveLength(1));
+    last().open();
+    last().receive(tick('5'));
+    last().receive('{"type":"tick","tick":{"tickId":"not a frame"}}');
+    expect(ticks.frames).toEqual([tick('5')]);
+  });
+
+  it('tries again with backoff when the reader cannot be loaded', async () => {
+    const { load, loadFrameReader } = pendingLoad();
+    const connection = makeConnection({ readFrame: undefined, loadFrameReader });
+    connection.subscribe('ticks', recorder());
+    load.reject(new Error('chunk failed'));
+    await vi.waitFor(() => expect(connection.status()).toBe('reconnecting'));
+    expect(sockets).toHaveLength(0);
+    vi.advanceTimersByTime(1_000);
+    expect(load.calls).toBe(2);
+    load.resolve(readServerFrame);
+    await vi.waitFor(() => expect(sockets).toHaveLength(1));
+  });
+
+  it('stays closed when everyone left while the reader was loading', async () => {
+    const { load, loadFrameReader } = pendingLoad();
+    const connection = makeConnection({ readFrame: undefined, loadFrameReader });
+    const leave = connection.subscribe('ticks', recorder());
+    leave();
+    load.resolve(readServerFrame);
+    await vi.waitFor(() => expect(connection.status()).toBe('idle'));
+    expect(sockets).toHaveLength(0);
+  });
 });
 
 describe('subscriptions', () => {

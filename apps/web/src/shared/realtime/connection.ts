@@ -1,4 +1,4 @@
-import { errorCatalogue, type UserEvent, type WsClientFrame, type WsServerFrame, wsServerFrameSchema } from '@keel/contracts';
+import { errorCatalogue, type UserEvent, type WsClientFrame, type WsServerFrame } from '@keel/contracts';
 
 /**
  * The one push connection of the app (`/ws`, frames in packages/contracts/src/ws/market.events.ts).
@@ -65,11 +65,22 @@ export interface UserEventHandlers {
   onResync?: (reason: ResyncReason) => void;
 }
 
+/** Reads a received frame (JSON already parsed): the frame, or null when it is not one of the contract's. */
+export type FrameReader = (value: unknown) => WsServerFrame | null;
+
 /** Where this connection stands with the user's events. */
 export type AuthState = 'none' | 'pending' | 'authed' | 'refused';
 
 export interface RealtimeOptions {
   url: () => string;
+  /** How received frames are checked against the contract (frame-reader.ts). Or: */
+  readFrame?: FrameReader;
+  /**
+   * Loads the reader on the first connection instead: it needs zod, and the screens that open the
+   * socket paint before zod has arrived (ADR 0025, fourth pass). No socket opens before the reader
+   * is there; when it cannot be loaded, the connection tries again as after a dropped socket.
+   */
+  loadFrameReader?: () => Promise<FrameReader>;
   /** The session token to authenticate with, or null without a session. */
   token?: () => string | null;
   createSocket: (url: string) => SocketLike;
@@ -91,7 +102,11 @@ export interface RealtimeOptions {
 type Timer = ReturnType<typeof setTimeout>;
 
 export class RealtimeConnection {
-  private readonly options: Required<RealtimeOptions>;
+  private readonly options: Required<Omit<RealtimeOptions, 'readFrame' | 'loadFrameReader'>>;
+  private readFrame: FrameReader | null;
+  private readonly loadFrameReader: (() => Promise<FrameReader>) | null;
+  /** Whether `loadFrameReader` is under way. */
+  private readerLoading = false;
   private socket: SocketLike | null = null;
   private readonly channels = new Map<string, Set<ChannelHandlers>>();
   private lastTickIdValue: bigint | null = null;
@@ -115,6 +130,10 @@ export class RealtimeConnection {
   private readonly authListeners = new Set<(state: AuthState) => void>();
 
   constructor(options: RealtimeOptions) {
+    const { readFrame, loadFrameReader, ...rest } = options;
+    if (!readFrame && !loadFrameReader) throw new Error('RealtimeConnection needs readFrame or loadFrameReader');
+    this.readFrame = readFrame ?? null;
+    this.loadFrameReader = loadFrameReader ?? null;
     this.options = {
       token: () => null,
       random: Math.random,
@@ -124,7 +143,7 @@ export class RealtimeConnection {
       pongTimeoutMs: 10_000,
       lingerMs: 5_000,
       onSessionEnded: () => {},
-      ...options,
+      ...rest,
     };
   }
 
@@ -311,6 +330,10 @@ export class RealtimeConnection {
 
   private connect() {
     this.setStatus(this.everOpened ? 'reconnecting' : 'connecting');
+    if (this.readFrame === null) {
+      this.loadReader();
+      return;
+    }
     let socket: SocketLike;
     try {
       socket = this.options.createSocket(this.options.url());
@@ -350,6 +373,25 @@ export class RealtimeConnection {
     };
   }
 
+  /** Loads the frame reader, then connects if anyone still listens; a failed load backs off and retries. */
+  private loadReader() {
+    if (this.readerLoading || this.loadFrameReader === null) return;
+    this.readerLoading = true;
+    this.loadFrameReader().then(
+      (reader) => {
+        this.readerLoading = false;
+        this.readFrame = reader;
+        if (!this.wanted()) this.setStatus('idle');
+        else if (this.socket === null && this.reconnectTimer === null) this.connect();
+      },
+      () => {
+        this.readerLoading = false;
+        if (this.wanted()) this.scheduleReconnect();
+        else this.setStatus('idle');
+      },
+    );
+  }
+
   private receive(data: unknown) {
     if (typeof data !== 'string') return;
     let parsed: unknown;
@@ -358,9 +400,9 @@ export class RealtimeConnection {
     } catch {
       return;
     }
-    const result = wsServerFrameSchema.safeParse(parsed);
-    if (!result.success) return;
-    const frame = result.data;
+    // Set: no socket opens before the reader is there (connect).
+    const frame = this.readFrame?.(parsed);
+    if (!frame) return;
     // Any frame proves the connection alive and healthy: the backoff starts over.
     this.attempt = 0;
     this.cancel('pongTimer');

@@ -2,6 +2,7 @@ import type { WsServerFrame } from '@keel/contracts';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { ApiError, applySessionRules } from '../api/client.ts';
 import { onSessionChange, session } from '../api/session.ts';
+import { whenFirstScreenSettled } from '../ui/useAfterFirstScreen.ts';
 import { type ConnectionStatus, defaultSocketUrl, RealtimeConnection, type SocketLike } from './connection.ts';
 
 /** One recorded tick as the push connection delivers it. */
@@ -16,6 +17,10 @@ export function realtime(): RealtimeConnection {
     url: () => defaultSocketUrl(window.location),
     // The browser's WebSocket has every member of SocketLike; only its handlers' event types are narrower.
     createSocket: (url) => new WebSocket(url) as unknown as SocketLike,
+    // The frame reader needs zod and the frame schemas: they download once the first screen has
+    // painted and settled, so its largest paint never waits for them (ADR 0025, fourth pass); the
+    // screen's HTTP reads show its data meanwhile, and the socket opens with the reader.
+    loadFrameReader: () => whenFirstScreenSettled().then(() => import('./frame-reader.ts').then((module) => module.readServerFrame)),
     token: session.token,
     // The server ended the session under a live connection (logged out elsewhere, a password
     // change, a suspension, expiry): the same rules as an HTTP answer with that error.

@@ -32,8 +32,12 @@ function whenFirstContentPainted(): Promise<void> {
   return firstContentPainted;
 }
 
-/** Resolves once the first content has been painted and, after it, the browser is idle. */
-function whenFirstScreenSettled(): Promise<void> {
+/**
+ * Resolves once the first content has been painted and, after it, the browser is idle (at once
+ * when that has happened already). For work the first screen need not wait for, outside React: the
+ * push connection loads its frame reader (and with it zod) behind it (realtime.ts).
+ */
+export function whenFirstScreenSettled(): Promise<void> {
   firstScreenSettled ??= whenFirstContentPainted().then(
     () =>
       new Promise<void>((settle) => {

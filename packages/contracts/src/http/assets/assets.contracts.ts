@@ -2,9 +2,8 @@ import { z } from 'zod';
 import { typedText } from '../common.ts';
 import { defineContract } from '../contract.ts';
 import { validationMessages } from '../validation.ts';
+import { userAccountKinds } from './assets.addresses.ts';
 
-/** The user's account types (spec section 3). */
-export const userAccountKinds = ['coin', 'fiat', 'innovation', 'defi', 'leveraged', 'options'] as const;
 export const userAccountKindSchema = z.enum(userAccountKinds);
 export const assetCodeSchema = z.enum(['USDT', 'BTC', 'ETH']);
 /** Amounts travel as decimal strings, never as JSON numbers (ADR 0004). */
