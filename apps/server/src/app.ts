@@ -7,14 +7,15 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { AppError, errorCatalogue } from '@keel/contracts';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions, LogController } from 'fastify';
 import type { Config } from './config/env.ts';
 import type { Deps } from './deps.ts';
 import { type MarketPrices, noMarketPrices } from './market/market-prices.ts';
 import { isTickStream } from './market/market.service.ts';
 import { type GatewayOptions, noTickStream, registerMarketGateway } from './ws/gateway.ts';
-import type { EventBus } from './realtime/event-bus.ts';
+import { type EventBus, SESSION_CACHE_CHANNEL } from './realtime/event-bus.ts';
 import { eventBusFromConfig } from './realtime/event-bus-from-config.ts';
+import { SessionCache } from './use-cases/auth/session-cache.ts';
 import type { FileStorage } from './integrations/storage/file-storage.ts';
 import { storageFromConfig } from './integrations/storage/storage-from-config.ts';
 import type { Db } from './persistence/db.ts';
@@ -112,10 +113,27 @@ export interface BuildAppOptions {
   afterHandlerCommitted?: RouteHooks['afterHandlerCommitted'];
 }
 
+/**
+ * One log line per request, written when its answer has gone: what was asked, the status and how
+ * long it took (under the request's id, as every line of the request). Fastify's own controller
+ * writes two, "incoming request" and "request completed", the first saying nothing the second does
+ * not (issue 15: 5.8 % of a read's time). A request whose answer failed to go out is still an error line.
+ */
+class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const line = { method: request.method, url: request.url, statusCode: reply.statusCode, responseTimeMs: Math.round(reply.elapsedTime * 10) / 10 };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.info(line, 'request');
+  }
+}
+
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
   const app = Fastify({
     logger: options.logger ?? { level: config.LOG_LEVEL },
+    logController: new OneLinePerRequest(),
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
     genReqId: () => randomUUID(),
@@ -129,8 +147,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const chain = options.chain ?? (config.ETHEREUM_RPC_URL ? createEthereumGateway({ rpcUrl: config.ETHEREUM_RPC_URL }) : undefined);
   const events = options.events ?? eventBusFromConfig(config, app.log);
   if (!options.events) app.addHook('onClose', () => events.close());
+  // Reads reuse a session checked in the last second; every node forgets a user's sessions when
+  // told over the bus (issue 15; use-cases/auth/session-cache.ts).
+  const sessionCache = new SessionCache({ ttlMs: config.SESSION_CACHE_TTL_MS });
+  const stopForgetting = events.subscribe(SESSION_CACHE_CHANNEL, (event) => {
+    if (event.kind === 'user.changed') sessionCache.forgetUser(event.userId);
+  });
+  app.addHook('onClose', async () => stopForgetting());
   const deps: Deps = {
     db,
+    sessionCache,
     config,
     now: options.now ?? (() => new Date()),
     logger: app.log,

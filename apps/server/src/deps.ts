@@ -7,6 +7,7 @@ import type { LedgerBatcher } from './persistence/ledger-batcher.ts';
 import type { ChainGateway } from './integrations/chain/chain-gateway.ts';
 import type { WalletSettings } from './use-cases/wallet/wallet-settings.ts';
 import type { EventBus } from './realtime/event-bus.ts';
+import type { SessionCache } from './use-cases/auth/session-cache.ts';
 
 /** What use cases are given: the database, the configuration and the clock (never Date.now()). */
 export interface Deps {
@@ -30,4 +31,9 @@ export interface Deps {
    * build Deps by hand without it (ledger-random) keep compiling; publishToUser then does nothing.
    */
   events?: EventBus;
+  /**
+   * The sessions this node checked in the last second, for reads (issue 15). buildApp always sets
+   * it (`SESSION_CACHE_TTL_MS` 0 keeps it empty); without it every call checks the database.
+   */
+  sessionCache?: SessionCache;
 }

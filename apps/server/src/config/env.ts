@@ -70,6 +70,12 @@ const envSchema = z.object({
   /** Where the floating customer-service button sends the user. */
   SERVICE_URL: z.url({ protocol: /^(https?|mailto)$/ }).default('https://support.keel.example/'),
   SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 7),
+  /**
+   * How long a node reuses a user session it checked, for reads only (issue 15): at most a second,
+   * so a session ended or a user suspended on any node is refused everywhere within it. 0: every
+   * call checks the database (the tests' setting, whose checks change the database under the app).
+   */
+  SESSION_CACHE_TTL_MS: z.coerce.number().int().min(0).max(1000).default(1000),
   STAFF_SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(72).default(8),
   /** Hours a staff one-time password (issued on creation or reset) works; published in the API docs (ADR 0020). */
   STAFF_ONE_TIME_PASSWORD_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 14).default(72),

@@ -12,6 +12,7 @@ import {
   releaseIdempotencyKey,
   storeIdempotentAnswer,
 } from '../persistence/idempotency.store.ts';
+import { forgetCachedSessions } from '../realtime/publish.ts';
 import { resolveUserSession, tokenFromHeader, type UserSession } from '../use-cases/auth/resolve-session.ts';
 import { assertStaffRole, assertStaffSetUp, resolveStaffSession, type StaffSession } from '../use-cases/admin/staff-auth.ts';
 
@@ -101,6 +102,9 @@ function parsePart(location: string, schema: z.ZodType | undefined, value: unkno
   return result.success ? { value: result.data, issues: [] } : { value: undefined, issues: fieldIssues(location, result.error) };
 }
 
+/** The user each change call was made by (set once the session is checked), for the route's onSend. */
+const usersChangedBy = new WeakMap<FastifyRequest, bigint>();
+
 /**
  * Registers one contract: authenticate as the contract says, validate body, query and params with
  * its schemas (400 "parameter error" listing every failing field), run the handler, and check the
@@ -109,7 +113,22 @@ function parsePart(location: string, schema: z.ZodType | undefined, value: unkno
  */
 export function registerRoute(app: FastifyInstance, deps: Deps, route: RouteHandler, hooks: RouteHooks = {}): void {
   const { contract } = route;
+  const changesUser = contract.caller === 'user' && contract.method !== 'GET';
   app.route({
+    // Before a change's answer goes out (an error's too), this node forgets the user's cached
+    // sessions and sends the other nodes the same news: the user's next read, on any node, sees
+    // what the change did (issue 15, ADR 0030). The answer does not wait for the bus: while Redis
+    // is unreachable, a publish waits out its timeout, and the other nodes' entries end within
+    // their second anyway.
+    ...(changesUser
+      ? {
+          onSend: async (request: FastifyRequest, _reply: unknown, payload: unknown) => {
+            const userId = usersChangedBy.get(request);
+            if (userId !== undefined) void forgetCachedSessions(deps, userId);
+            return payload;
+          },
+        }
+      : {}),
     method: contract.method,
     url: contract.path,
     config: contract.rateLimited
@@ -122,7 +141,11 @@ export function registerRoute(app: FastifyInstance, deps: Deps, route: RouteHand
       let session: UserSession | undefined;
       let staffSession: StaffSession | undefined;
       const token = tokenFromHeader(request.headers.authorization);
-      if (contract.caller === 'user') session = await resolveUserSession(deps, token);
+      // A read may reuse a session this node checked in the last second; a change always asks the
+      // database, and afterwards every node forgets the user's sessions, so the user's next read
+      // sees what the change did (issue 15).
+      if (contract.caller === 'user') session = await resolveUserSession(deps, token, { fromCache: contract.method === 'GET' });
+      if (session && changesUser) usersChangedBy.set(request, session.user.id);
       if (contract.caller === 'staff') {
         staffSession = await resolveStaffSession(deps, token);
         // First-login steps before roles (ADR 0020): the answer names what the member must do next.

@@ -10,9 +10,18 @@ import { z } from 'zod';
  */
 export const sessionsEndedEventSchema = z.object({ kind: z.literal('sessions.ended') });
 
-/** What travels on a user's channel: the user's events for the client, and the gateway's own. */
-export const busEventSchema = z.union([userEventSchema, sessionsEndedEventSchema]);
-export type BusEvent = UserEvent | z.infer<typeof sessionsEndedEventSchema>;
+/**
+ * Between nodes only, on `SESSION_CACHE_CHANNEL`: drop the user's sessions from the session cache
+ * (its sessions ended, or the user's row changed; issue 15).
+ */
+export const userChangedEventSchema = z.object({ kind: z.literal('user.changed'), userId: z.string().regex(/^[1-9][0-9]{0,18}$/) });
+
+/** The channel every node listens on for `user.changed`. */
+export const SESSION_CACHE_CHANNEL = 'session-cache';
+
+/** What travels on the bus: the user's events for the client, and the nodes' own. */
+export const busEventSchema = z.union([userEventSchema, sessionsEndedEventSchema, userChangedEventSchema]);
+export type BusEvent = UserEvent | z.infer<typeof sessionsEndedEventSchema> | z.infer<typeof userChangedEventSchema>;
 
 export type BusLogger = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 

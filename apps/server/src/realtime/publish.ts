@@ -1,6 +1,6 @@
 import type { UserEvent } from '@keel/contracts';
 import type { Deps } from '../deps.ts';
-import { userChannel } from './event-bus.ts';
+import { SESSION_CACHE_CHANNEL, userChannel } from './event-bus.ts';
 
 /**
  * Tells the user's open connections, on every node, that something of theirs changed. Call it
@@ -25,11 +25,28 @@ export async function publishToUser(deps: Pick<Deps, 'events' | 'logger'>, userI
  * against the database when it hears this). It never throws: a lost announcement is caught by the
  * gateway's periodic check of its sockets' sessions.
  */
-export async function announceSessionsEnded(deps: Pick<Deps, 'events' | 'logger'>, userId: bigint): Promise<void> {
+export async function announceSessionsEnded(deps: Pick<Deps, 'events' | 'logger' | 'sessionCache'>, userId: bigint): Promise<void> {
+  await forgetCachedSessions(deps, userId);
   if (!deps.events) return;
   try {
     await deps.events.publish(userChannel(userId), { kind: 'sessions.ended' });
   } catch (error) {
     deps.logger.warn({ err: error, userId: userId.toString() }, 'realtime: announcing ended sessions failed');
+  }
+}
+
+/**
+ * Drops the user's sessions from the session cache of every node (use-cases/auth/session-cache.ts):
+ * this node's at once, the others' through the bus. Call it after the change committed: sessions
+ * ended, or anything in the user's row changed (status, passwords, contacts, settings) that a read
+ * shows. Never throws: a lost message leaves another node's entry for at most its second.
+ */
+export async function forgetCachedSessions(deps: Pick<Deps, 'events' | 'logger' | 'sessionCache'>, userId: bigint): Promise<void> {
+  deps.sessionCache?.forgetUser(userId);
+  if (!deps.events) return;
+  try {
+    await deps.events.publish(SESSION_CACHE_CHANNEL, { kind: 'user.changed', userId: userId.toString() });
+  } catch (error) {
+    deps.logger.warn({ err: error, userId: userId.toString() }, 'realtime: telling the nodes to forget cached sessions failed');
   }
 }

@@ -25,9 +25,21 @@ export interface TestApp {
   close: () => Promise<void>;
 }
 
-/** Configuration for tests: quiet, no demo data, rate limits out of the way, no market feed; `env` overrides. */
+/**
+ * Configuration for tests: quiet, no demo data, rate limits out of the way, no market feed, no
+ * session cache (tests change sessions and users in the database under the app and expect the next
+ * call to see it; the cache's own tests turn it on); `env` overrides.
+ */
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SEED_DEMO: 'false', AUTH_RATE_LIMIT_PER_MINUTE: '10000', MARKET_FEED: 'off', ...env });
+  return loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    SEED_DEMO: 'false',
+    AUTH_RATE_LIMIT_PER_MINUTE: '10000',
+    MARKET_FEED: 'off',
+    SESSION_CACHE_TTL_MS: '0',
+    ...env,
+  });
 }
 
 /** The real app on a fresh database, with test-friendly configuration overrides. */

@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.ts';
 import { appendAudit } from '../../persistence/audit.repository.ts';
 import type { StaffRow } from '../../persistence/staff.repository.ts';
 import { toPublicUser, type UserRow } from '../../persistence/users.repository.ts';
-import { announceSessionsEnded } from '../../realtime/publish.ts';
+import { announceSessionsEnded, forgetCachedSessions } from '../../realtime/publish.ts';
 
 /**
  * A user as staff with `roles` may read them (ADR 0023): admin and compliance read e-mail and phone
@@ -64,8 +64,10 @@ export async function setUserStatus(
     });
     return after!;
   });
-  // Sessions stay, but a suspended or banned user may not use them: their live connections stop now.
+  // Sessions stay, but a suspended or banned user may not use them: their live connections stop
+  // now. Whatever the new status, every node forgets the user's cached sessions (ADR 0030).
   if (!canUseAccount(user.status)) await announceSessionsEnded(deps, user.id);
+  else await forgetCachedSessions(deps, user.id);
   return user;
 }
 

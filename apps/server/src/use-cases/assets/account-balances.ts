@@ -10,10 +10,25 @@ export interface BalanceView {
   frozen: string;
 }
 
-/** Scale of every asset the ledger knows. */
-export async function assetScales(db: Queryable): Promise<Map<string, number>> {
-  const rows = await db.query<{ code: string; scale: number }>('SELECT code, scale FROM ledger_assets');
-  return new Map(rows.map((row) => [row.code, row.scale]));
+/** Each database's asset scales, read once (by the pool or transaction object it was read through). */
+const scalesByDatabase = new WeakMap<Queryable, Promise<ReadonlyMap<string, number>>>();
+
+/**
+ * Scale of every asset the ledger knows. `ledger_assets` is reference data that only migrations
+ * write, and they run before a process serves, so it is read once per database object and kept
+ * (issue 15: one statement per read); a failed read is not kept.
+ */
+export function assetScales(db: Queryable): Promise<ReadonlyMap<string, number>> {
+  let scales = scalesByDatabase.get(db);
+  if (!scales) {
+    scales = db.query<{ code: string; scale: number }>('SELECT code, scale FROM ledger_assets').then((rows) => new Map(rows.map((row) => [row.code, row.scale])));
+    scalesByDatabase.set(db, scales);
+    const kept = scales;
+    kept.catch(() => {
+      if (scalesByDatabase.get(db) === kept) scalesByDatabase.delete(db);
+    });
+  }
+  return scales;
 }
 
 /** Every account type × asset of a user, zero where no account row exists yet. */

@@ -18,10 +18,18 @@ export interface UserSession {
   expiresAt: Date;
 }
 
-/** The user behind a token, or the catalogue error spec section 4 names for each failure. */
-export async function resolveUserSession(deps: Deps, token: string): Promise<UserSession> {
+/**
+ * The user behind a token, or the catalogue error spec section 4 names for each failure. With
+ * `fromCache` (reads only) a session this node checked within the last second is taken from
+ * `deps.sessionCache` without asking the database (issue 15; session-cache.ts).
+ */
+export async function resolveUserSession(deps: Deps, token: string, options: { fromCache?: boolean } = {}): Promise<UserSession> {
   if (!token) throw new AppError('TOKEN_EMPTY');
   const tokenHash = hashToken(token);
+  const cache = options.fromCache ? deps.sessionCache : undefined;
+  const cached = cache?.get(tokenHash, deps.now());
+  if (cached) return cached;
+  const readStartedAtMs = cache?.clockMs() ?? 0;
   const [row] = await deps.db.query<UserRow & { session_expires_at: Date }>(
     `SELECT u.*, s.expires_at AS session_expires_at FROM sessions s JOIN users u ON u.id = s.user_id
      WHERE s.token_hash = $1 AND s.ended_at IS NULL AND s.expires_at > $2`,
@@ -30,7 +38,9 @@ export async function resolveUserSession(deps: Deps, token: string): Promise<Use
   if (!row) throw new AppError('TOKEN_NOT_FOUND');
   const { session_expires_at: expiresAt, ...user } = row;
   if (!canUseAccount(user.status)) throw new AppError('USER_STATUS_INCORRECT');
-  return { user, tokenHash, expiresAt };
+  const session = { user, tokenHash, expiresAt };
+  cache?.store(session, readStartedAtMs);
+  return session;
 }
 
 /**
