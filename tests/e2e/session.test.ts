@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPhoneContext, openLoggedIn, pathOf, storage } from './helpers/browser.ts';
+import { launchBrowser, newPhoneContext, openLoggedIn, pathOf, pushConnectionAuthed, storage } from './helpers/browser.ts';
 import { type E2eServer, registerUser, startServer, uniqueUsername } from './helpers/server.ts';
 
 // Spec section 4: the guard, the redirect round trip, and the two session rules (401 and fail400).
@@ -136,8 +136,12 @@ describe('session rules', () => {
   it('401: a session ended on the server sends the user to login at the next call', async () => {
     const user = await registerUser(server.baseUrl, uniqueUsername('ended'));
     context = await newPhoneContext(browser, server.baseUrl);
-    const page = await openLoggedIn(context, user, '/index');
+    const pushFrames: string[] = [];
+    const page = await openLoggedIn(context, user, '/index', { pushFrames });
     await page.getByTestId('greeting').getByText(user.username).waitFor();
+    // The push connection checks the session when it opens: connected first, the news tab's call
+    // is the next one to meet the ended session, as this test says.
+    await expect.poll(() => pushConnectionAuthed(pushFrames), { timeout: 10_000 }).toBe(true);
 
     await server.db.query("UPDATE sessions SET expires_at = now() - interval '1 minute' WHERE user_id = $1", [BigInt(user.userId)]);
     await page.getByTestId('tab-news').click();
@@ -150,8 +154,11 @@ describe('session rules', () => {
   it('fail400: a suspended user is logged out to /login?redirect=fail400 with a notice', async () => {
     const user = await registerUser(server.baseUrl, uniqueUsername('suspend'));
     context = await newPhoneContext(browser, server.baseUrl);
-    const page = await openLoggedIn(context, user, '/index');
+    const pushFrames: string[] = [];
+    const page = await openLoggedIn(context, user, '/index', { pushFrames });
     await page.getByTestId('greeting').getByText(user.username).waitFor();
+    // As above: the push connection's own check is over before the user is suspended.
+    await expect.poll(() => pushConnectionAuthed(pushFrames), { timeout: 10_000 }).toBe(true);
 
     await server.db.query("UPDATE users SET status = 'suspended' WHERE username = $1", [user.username]);
     await page.getByTestId('tab-assets').click();

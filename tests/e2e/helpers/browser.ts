@@ -32,9 +32,20 @@ export async function newPhoneContext(browser: Browser, baseUrl: string): Promis
   return context;
 }
 
-/** Opens a page of the app with a session already on the device, as after a login. */
-export async function openLoggedIn(context: BrowserContext, session: { token: string; userId: string }, path: string): Promise<Page> {
+/**
+ * Opens a page of the app with a session already on the device, as after a login. With
+ * `pushFrames`, every /ws frame the page receives is added to it, from before the page opens its
+ * push connection (see `pushConnectionAuthed`).
+ */
+export async function openLoggedIn(
+  context: BrowserContext,
+  session: { token: string; userId: string },
+  path: string,
+  options: { pushFrames?: string[] } = {},
+): Promise<Page> {
   const page = await context.newPage();
+  const { pushFrames } = options;
+  if (pushFrames) page.on('websocket', (socket) => socket.on('framereceived', ({ payload }) => pushFrames.push(String(payload))));
   // A page of the site must be open before its localStorage can be written.
   await page.goto('/login');
   await page.evaluate(({ token, userId }) => {
@@ -43,6 +54,15 @@ export async function openLoggedIn(context: BrowserContext, session: { token: st
   }, session);
   await page.goto(path);
   return page;
+}
+
+/**
+ * True once the push connection said `authed` among `frames` (openLoggedIn's `pushFrames`). A page
+ * opens it after its first screen has settled (ADR 0025), so a test that changes the session under
+ * the page waits for this first: else the late socket may be the call that finds the change.
+ */
+export function pushConnectionAuthed(frames: readonly string[]): boolean {
+  return frames.some((frame) => frame.includes('"type":"authed"'));
 }
 
 export function storage(page: Page, key: string): Promise<string | null> {
