@@ -64,7 +64,7 @@ vitestStep('integration on PGlite', 'integration', { KEEL_TEST_DB: 'pglite' });
 if (postgresUrl) vitestStep('integration on PostgreSQL', 'integration', { KEEL_TEST_DB: 'postgres' });
 else skip('integration on PostgreSQL', 'TEST_DATABASE_URL is not set (e.g. postgres://postgres@127.0.0.1:5432/test)');
 if (existsSync(chromiumPath)) {
-  if (step('build (web and admin apps)', 'npm', ['run', 'build', '--silent'])) vitestStep('browser (Chromium)', 'e2e', { CHROMIUM_PATH: chromiumPath });
+  if (step('build (web and admin apps, server)', 'npm', ['run', 'build', '--silent'])) vitestStep('browser (Chromium)', 'e2e', { CHROMIUM_PATH: chromiumPath });
   else report.push('FAILED  browser (Chromium): the build failed');
 } else {
   skip('browser (Chromium)', `no browser at ${chromiumPath} (apt-get install -y chromium)`);

@@ -237,10 +237,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await registerMarketGateway(app, deps, options.market && isTickStream(options.market) ? options.market : noTickStream, options.ws);
   options.extraRoutes?.(app);
 
-  const openApiDocument = buildOpenApiDocument();
-  const apiReference = renderApiReference();
-  app.get('/openapi.json', async () => openApiDocument);
-  app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(apiReference));
+  // Built on the first request for them, not at start-up (issue 15: a tenth of a second of it).
+  let openApiDocument: ReturnType<typeof buildOpenApiDocument> | undefined;
+  let apiReference: string | undefined;
+  app.get('/openapi.json', async () => {
+    openApiDocument ??= buildOpenApiDocument();
+    return openApiDocument;
+  });
+  app.get('/docs', async (_request, reply) => {
+    apiReference ??= renderApiReference();
+    return reply.type('text/html; charset=utf-8').send(apiReference);
+  });
   app.get('/healthz', async (_request, reply) => {
     try {
       await db.query('SELECT 1');

@@ -61,6 +61,13 @@ const envSchema = z.object({
     .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   /**
+   * The embedded database's page cache (PostgreSQL's shared_buffers) in MB. It lives in PGlite's
+   * WebAssembly memory, which never shrinks; a page not in it is read from the data folder through
+   * the operating system's file cache, so a small one costs a system call, not a disk read
+   * (issue 15: 128 MB, PostgreSQL's default, made the process 400+ MB). Ignored with DATABASE_URL.
+   */
+  PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(1).max(4096).default(32), // = DEFAULT_PGLITE_SHARED_BUFFERS_MB (db.ts)
+  /**
    * redis:// or rediss:// URL of the Redis that carries user events (/ws) between nodes and counts
    * the per-address rate limit for all of them. Without it both stay in this process: right for one
    * node, wrong for several behind a load balancer.

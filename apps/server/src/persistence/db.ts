@@ -26,9 +26,21 @@ function toDriverParams(params: readonly unknown[] | undefined): unknown[] {
   return (params ?? []).map((value) => (typeof value === 'bigint' ? value.toString() : value));
 }
 
-export async function openPglite(dataDir: string): Promise<Db> {
+/** The embedded database's page cache in MB unless configured (PGLITE_SHARED_BUFFERS_MB's default). */
+export const DEFAULT_PGLITE_SHARED_BUFFERS_MB = 32;
+
+/**
+ * Embedded PGlite in `dataDir` (or `memory://`). Its page cache is `sharedBuffersMb` (config
+ * PGLITE_SHARED_BUFFERS_MB), not PostgreSQL's 128 MB default: it is allocated in the WebAssembly
+ * memory, which never shrinks (issue 15, ADR 0031).
+ */
+export async function openPglite(dataDir: string, options: { sharedBuffersMb?: number } = {}): Promise<Db> {
   if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
-  const pglite = await PGlite.create({ dataDir, parsers: { [INT8_OID]: parseInt8 } });
+  const pglite = await PGlite.create({
+    dataDir,
+    parsers: { [INT8_OID]: parseInt8 },
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffersMb ?? DEFAULT_PGLITE_SHARED_BUFFERS_MB}MB`],
+  });
   const wrap = (target: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
     async query<Row>(sql: string, params?: readonly unknown[]) {
       const result = await target.query<Row>(sql, toDriverParams(params));

@@ -1,5 +1,4 @@
 import { AppError } from '@keel/contracts';
-import sharp from 'sharp';
 
 export type ImageFormat = 'jpeg' | 'png' | 'gif';
 
@@ -38,6 +37,9 @@ export async function cleanImage(bytes: Uint8Array): Promise<CleanImage> {
   }
   const format = sniffImageFormat(bytes);
   if (!format) throw new AppError('WRONG_IMAGE_FORMAT', { allowed: ['jpg', 'png', 'gif'] });
+  // Loaded with the first upload, not at start-up (issue 15: sharp and libvips cost a tenth of a
+  // second), and outside the try: a library that fails to load is a server fault, not a bad image.
+  const { default: sharp } = await import('sharp');
   try {
     // failOn 'truncated' refuses a cut-off file instead of decoding the part that is there.
     const image = sharp(bytes, { failOn: 'truncated', limitInputPixels: MAX_IMAGE_PIXELS, animated: format === 'gif' }).rotate();

@@ -1,16 +1,9 @@
-import {
-  createPublicClient,
-  type Hash,
-  type Log,
-  http,
-  parseAbi,
-  parseEventLogs,
-  TransactionNotFoundError,
-  TransactionReceiptNotFoundError,
-} from 'viem';
+import type { Hash, Log, PublicClient } from 'viem';
 import type { ChainAsset, ChainGateway, TransferObservation } from './chain-gateway.ts';
 
-const erc20TransferAbi = parseAbi(['event Transfer(address indexed from, address indexed to, uint256 value)']);
+type Viem = typeof import('viem');
+
+const ERC20_TRANSFER_EVENT = 'event Transfer(address indexed from, address indexed to, uint256 value)';
 
 const txHashPattern = /^0x[0-9a-fA-F]{64}$/;
 
@@ -19,11 +12,20 @@ const txHashPattern = /^0x[0-9a-fA-F]{64}$/;
  * It reads only: it holds no key and sends nothing.
  */
 export function createEthereumGateway(options: { rpcUrl: string; timeoutMs?: number }): ChainGateway {
-  const client = createPublicClient({
-    // A couple of quick retries ride out a dropped connection; anything longer is the caller's
-    // retry, which comes back later instead of holding a deposit check open.
-    transport: http(options.rpcUrl, { timeout: options.timeoutMs ?? 10_000, retryCount: 2 }),
-  });
+  // viem loads with the first check, not at start-up (issue 15: it is a third of a second of a
+  // start, and most nodes never check a chain).
+  let connection: Promise<{ viem: Viem; client: PublicClient }> | undefined;
+  const connect = () => {
+    connection ??= import('viem').then((viem) => ({
+      viem,
+      client: viem.createPublicClient({
+        // A couple of quick retries ride out a dropped connection; anything longer is the caller's
+        // retry, which comes back later instead of holding a deposit check open.
+        transport: viem.http(options.rpcUrl, { timeout: options.timeoutMs ?? 10_000, retryCount: 2 }),
+      }),
+    }));
+    return connection;
+  };
 
   return {
     async observeTransfer({ txHash, toAddress, asset }): Promise<TransferObservation> {
@@ -31,6 +33,8 @@ export function createEthereumGateway(options: { rpcUrl: string; timeoutMs?: num
       // "invalid params" error, which reads like an outage and would be retried forever.
       if (!txHashPattern.test(txHash)) return { kind: 'not_found' };
       const hash = txHash as Hash;
+      const { viem, client } = await connect();
+      const { TransactionNotFoundError, TransactionReceiptNotFoundError } = viem;
 
       let transaction: Awaited<ReturnType<typeof client.getTransaction>>;
       try {
@@ -63,18 +67,21 @@ export function createEthereumGateway(options: { rpcUrl: string; timeoutMs?: num
         kind: 'mined',
         blockNumber: receipt.blockNumber,
         confirmations,
-        amountToAddressBaseUnits: amountToAddress({ transaction, logs: receipt.logs, toAddress, asset }),
+        amountToAddressBaseUnits: amountToAddress(viem, { transaction, logs: receipt.logs, toAddress, asset }),
       };
     },
   };
 }
 
-function amountToAddress(input: {
+function amountToAddress(
+  viem: Viem,
+  input: {
   transaction: { to: string | null; value: bigint };
   logs: Log[];
   toAddress: string;
   asset: ChainAsset;
-}): bigint {
+  },
+): bigint {
   const to = input.toAddress.toLowerCase();
   if (input.asset.kind === 'native') {
     // Only the transaction's own value counts. ETH a contract forwards to the address in an
@@ -86,7 +93,8 @@ function amountToAddress(input: {
   let sumBaseUnits = 0n;
   // Any contract can emit an event called Transfer; only the configured token's own events move
   // that token. Strict decoding also skips ERC721 Transfers (same signature, no data).
-  for (const log of parseEventLogs({ abi: erc20TransferAbi, eventName: 'Transfer', logs: input.logs })) {
+  const abi = viem.parseAbi([ERC20_TRANSFER_EVENT]);
+  for (const log of viem.parseEventLogs({ abi, eventName: 'Transfer', logs: input.logs })) {
     if (log.address.toLowerCase() === contract && log.args.to.toLowerCase() === to) sumBaseUnits += log.args.value;
   }
   return sumBaseUnits;
