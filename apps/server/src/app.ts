@@ -11,9 +11,9 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, 
 import type { Config } from './config/env.ts';
 import type { Deps } from './deps.ts';
 import { type MarketPrices, noMarketPrices } from './market/market-prices.ts';
-import { isTickStream } from './market/market.service.ts';
+import { isTickStream, MarketService } from './market/market.service.ts';
 import { type GatewayOptions, noTickStream, registerMarketGateway } from './ws/gateway.ts';
-import { type EventBus, SESSION_CACHE_CHANNEL } from './realtime/event-bus.ts';
+import { type EventBus, MARKET_TICKS_CHANNEL, SESSION_CACHE_CHANNEL } from './realtime/event-bus.ts';
 import { eventBusFromConfig } from './realtime/event-bus-from-config.ts';
 import { SessionCache } from './use-cases/auth/session-cache.ts';
 import type { FileStorage } from './integrations/storage/file-storage.ts';
@@ -154,6 +154,21 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (event.kind === 'user.changed') sessionCache.forgetUser(event.userId);
   });
   app.addHook('onClose', async () => stopForgetting());
+  // A node that records ticks tells the others at once, and every node reads them when told
+  // (issue 15): a tick reaches the clients of every node without waiting for a timed read.
+  if (options.market instanceof MarketService) {
+    const market = options.market;
+    const stopAnnouncing = market.onRecorded(() => {
+      events.publish(MARKET_TICKS_CHANNEL, { kind: 'ticks.recorded' }).catch((error: unknown) => {
+        app.log.warn({ err: error }, 'market: telling the nodes of recorded ticks failed (they read them at their next timed read)');
+      });
+    });
+    const stopListening = events.subscribe(MARKET_TICKS_CHANNEL, () => market.syncSoon());
+    app.addHook('onClose', async () => {
+      stopAnnouncing();
+      stopListening();
+    });
+  }
   const deps: Deps = {
     db,
     sessionCache,

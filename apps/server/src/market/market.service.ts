@@ -54,9 +54,15 @@ export interface MarketServiceOptions {
    * (embedded PGlite), where the holder can only be a previous run of this process.
    */
   takeOverLeaseOnStart?: boolean;
-  /** How often buffered feed ticks are recorded (one transaction per flush). */
+  /**
+   * How often buffered feed ticks are recorded at the latest (one transaction per flush). A tick
+   * starts a flush at once when none is under way; this timer retries a flush that failed.
+   */
   flushIntervalMs?: number;
-  /** How often the node reads ticks recorded since its last read. */
+  /**
+   * How often the node reads ticks recorded since its last read, at the latest: the recording node
+   * reads at once after each flush, and other nodes when they hear of it (`onRecorded`; issue 15).
+   */
   tailIntervalMs?: number;
   tailPageSize?: number;
   /** Feed ticks held while the database is slow or down; the oldest are dropped beyond it. */
@@ -67,12 +73,14 @@ export interface MarketServiceOptions {
 }
 
 /**
- * Market data on one node. Every node tails market_ticks by id (every `tailIntervalMs`) into its
- * latest-tick map, which is how it implements MarketPrices, and announces the new ticks to its
- * listeners (the WebSocket gateway). Only the node holding the feed lease runs the feed and
- * records: its ticks are buffered and written in one batch per `flushIntervalMs`, under the lease,
- * and reach every node, this one included, through the tail. So all nodes on one database serve
- * the same prices without any other channel between them.
+ * Market data on one node. Every node tails market_ticks by id into its latest-tick map, which is
+ * how it implements MarketPrices, and announces the new ticks to its listeners (the WebSocket
+ * gateway). Only the node holding the feed lease runs the feed and records: a tick starts a flush
+ * at once unless one is under way (ticks arriving meanwhile go in the next), under the lease, and
+ * reaches every node, this one included, through the tail — read at once after the flush here, on
+ * other nodes when the event bus brings the news (`onRecorded`, `syncSoon`), and on every node at
+ * least every `tailIntervalMs`. So all nodes on one database serve the same recorded prices; the
+ * bus only makes them sooner.
  */
 export class MarketService implements TickStream {
   readonly holderId: string;
@@ -80,6 +88,7 @@ export class MarketService implements TickStream {
   private logger: Logger = silentLogger;
   private readonly latestBySymbol = new Map<string, LatestTick>();
   private readonly listeners = new Set<(ticks: readonly RecordedTick[]) => void>();
+  private readonly recordedListeners = new Set<() => void>();
   private lastId = 0n;
   private started = false;
   private stopping = false;
@@ -88,6 +97,11 @@ export class MarketService implements TickStream {
   private tailChain: Promise<void> = Promise.resolve();
   private flushChain: Promise<void> = Promise.resolve();
   private leaseChain: Promise<void> = Promise.resolve();
+  /** A read or a flush is asked for and not yet begun: further asks join it (see `syncSoon`, `flushSoon`). */
+  private tailAsked = false;
+  private flushAsked = false;
+  /** The last flush failed: the timer retries, not every arriving tick. */
+  private flushFailing = false;
   private readonly timers = new Set<NodeJS.Timeout>();
   private lastRetentionMs = 0;
 
@@ -129,6 +143,15 @@ export class MarketService implements TickStream {
   onTicks(listener: (ticks: readonly RecordedTick[]) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Called on the recording node after each flush that recorded ticks, so other nodes can read them
+   * at once: buildApp publishes it on the event bus, and each node's `syncSoon` answers (issue 15).
+   */
+  onRecorded(listener: () => void): () => void {
+    this.recordedListeners.add(listener);
+    return () => this.recordedListeners.delete(listener);
   }
 
   async start(logger: Logger = silentLogger): Promise<void> {
@@ -175,6 +198,16 @@ export class MarketService implements TickStream {
     this.started = false;
   }
 
+  /**
+   * Reads the ticks recorded since the last read soon: after the read under way, and once however
+   * often it is asked meanwhile (a wake-up after each recording, from this node or another).
+   */
+  syncSoon(): void {
+    if (this.tailAsked || !this.started || this.stopping) return;
+    this.tailAsked = true;
+    void this.syncNow();
+  }
+
   /** Reads every tick recorded since the last read and announces it (serialised with the timer's reads). */
   syncNow(): Promise<void> {
     this.tailChain = this.tailChain.then(() => this.tailRound()).catch((error: unknown) => {
@@ -209,6 +242,7 @@ export class MarketService implements TickStream {
   }
 
   private async tailRound(): Promise<void> {
+    this.tailAsked = false;
     // Bounded, so one burst cannot keep this loop from yielding; the next round picks up the rest.
     for (let page = 0; page < 20; page += 1) {
       const ticks = await readTicksAfter(this.options.db, this.lastId, this.options.tailPageSize);
@@ -299,33 +333,66 @@ export class MarketService implements TickStream {
       // The database is not keeping up (or is down): keep the newest prices.
       this.buffer.splice(0, this.buffer.length - this.options.maxBufferedTicks);
     }
+    this.flushSoon();
+  }
+
+  /**
+   * Records the buffer as soon as the flush under way (if any) is done: ticks arriving meanwhile
+   * wait for it and go together in the next transaction, so the batch grows with the database's
+   * latency instead of a fixed wait (issue 15: a tick waited up to 150 ms to be recorded).
+   */
+  private flushSoon(): void {
+    if (this.flushAsked || this.flushFailing || this.stopping) return;
+    this.flushAsked = true;
+    void this.flushNow();
   }
 
   private async flushRound(): Promise<void> {
+    this.flushAsked = false;
     const feed = this.options.feed;
-    while (this.leading && feed && this.buffer.length > 0) {
-      const batch = this.buffer.slice(0, MAX_TICKS_PER_BATCH);
-      try {
-        const recorded = await recordTickBatch(
-          this.options.db,
-          batch.map((tick) => ({ ...tick, source: feed.source })),
-          { lease: { name: this.options.leaseName, holder: this.holderId } },
-        );
-        // A feed whose times go back sends stale prices; they are left out (ADR 0009 addendum), and said.
-        if (recorded.length < batch.length) {
-          this.logger.warn({ source: feed.source, stale: batch.length - recorded.length }, 'market: stale ticks (observed before the last recorded one) left out');
-        }
-      } catch (error) {
-        if (error instanceof LeaseLostError) {
-          await this.follow('the lease expired before the ticks could be recorded');
-          return;
-        }
-        // Kept for the next flush (bounded by maxBufferedTicks).
-        throw error;
+    let recordedAny = false;
+    try {
+      while (this.leading && feed && this.buffer.length > 0) {
+        recordedAny = (await this.recordBatch(feed)) || recordedAny;
       }
-      // Only now are they gone from the buffer: a failed flush keeps them.
-      this.buffer.splice(0, batch.length);
+      this.flushFailing = false;
+    } catch (error) {
+      this.flushFailing = true;
+      throw error;
+    } finally {
+      if (recordedAny) {
+        // This node reads them now; the others when they hear of it (or at their next timed read).
+        this.syncSoon();
+        for (const listener of this.recordedListeners) listener();
+      }
     }
+  }
+
+  /** Records the first batch of the buffer; whether any tick was recorded. */
+  private async recordBatch(feed: PriceFeed): Promise<boolean> {
+    const batch = this.buffer.slice(0, MAX_TICKS_PER_BATCH);
+    let recorded: readonly unknown[];
+    try {
+      recorded = await recordTickBatch(
+        this.options.db,
+        batch.map((tick) => ({ ...tick, source: feed.source })),
+        { lease: { name: this.options.leaseName, holder: this.holderId } },
+      );
+    } catch (error) {
+      if (error instanceof LeaseLostError) {
+        await this.follow('the lease expired before the ticks could be recorded');
+        return false;
+      }
+      // Kept for the next flush (bounded by maxBufferedTicks).
+      throw error;
+    }
+    // A feed whose times go back sends stale prices; they are left out (ADR 0009 addendum), and said.
+    if (recorded.length < batch.length) {
+      this.logger.warn({ source: feed.source, stale: batch.length - recorded.length }, 'market: stale ticks (observed before the last recorded one) left out');
+    }
+    // Only now are they gone from the buffer: a failed flush keeps them.
+    this.buffer.splice(0, batch.length);
+    return recorded.length > 0;
   }
 
   private async applyRetention() {

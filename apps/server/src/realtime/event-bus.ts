@@ -19,9 +19,23 @@ export const userChangedEventSchema = z.object({ kind: z.literal('user.changed')
 /** The channel every node listens on for `user.changed`. */
 export const SESSION_CACHE_CHANNEL = 'session-cache';
 
+/**
+ * Between nodes only, on `MARKET_TICKS_CHANNEL`: the recording node recorded ticks; each node reads
+ * them from the database at once instead of at its next timed read (issue 15). It carries no
+ * price: prices reach clients only from the recorded table.
+ */
+export const ticksRecordedEventSchema = z.object({ kind: z.literal('ticks.recorded') });
+
+/** The channel every node with a market listens on for `ticks.recorded`. */
+export const MARKET_TICKS_CHANNEL = 'market-ticks';
+
 /** What travels on the bus: the user's events for the client, and the nodes' own. */
-export const busEventSchema = z.union([userEventSchema, sessionsEndedEventSchema, userChangedEventSchema]);
-export type BusEvent = UserEvent | z.infer<typeof sessionsEndedEventSchema> | z.infer<typeof userChangedEventSchema>;
+export const busEventSchema = z.union([userEventSchema, sessionsEndedEventSchema, userChangedEventSchema, ticksRecordedEventSchema]);
+export type BusEvent =
+  | UserEvent
+  | z.infer<typeof sessionsEndedEventSchema>
+  | z.infer<typeof userChangedEventSchema>
+  | z.infer<typeof ticksRecordedEventSchema>;
 
 export type BusLogger = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 

@@ -302,8 +302,8 @@ export async function registerMarketGateway(app: FastifyInstance, deps: Deps, st
       checkSession(connection);
       return;
     }
-    // Travels only on the session cache's channel, never on a user's.
-    if (event.kind === 'user.changed') return;
+    // Travel only on the nodes' own channels (session cache, market), never on a user's.
+    if (event.kind === 'user.changed' || event.kind === 'ticks.recorded') return;
     if (connection.heldUserEvents) {
       // The session is being checked: the event goes out only if it is still live.
       if (connection.heldUserEvents.push(event) > MAX_HELD_EVENTS) connection.heldUserEvents.shift();
