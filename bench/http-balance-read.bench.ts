@@ -34,7 +34,11 @@ interface RunStats {
 }
 
 async function measure(url: string, headers: Record<string, string> = {}): Promise<RunStats> {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
+  // The load generator runs on the server's own thread, as the figures were taken (the peer
+  // near 30,000 req/s); BENCH_LOAD_IN_WORKER=1 moves it to a worker thread of its own, which frees
+  // the server's thread and lifts the bare peer far more than Keel (bench/README.md).
+  const workers = process.env.BENCH_LOAD_IN_WORKER === '1' ? { workers: 1 } : {};
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers, ...workers });
   return {
     requestsPerSecond: Math.round(result.requests.average),
     latencyP50Ms: result.latency.p50,
@@ -165,6 +169,7 @@ const results = {
   postgres: onPostgres,
   targets,
   errorLines,
+  loadGenerator: process.env.BENCH_LOAD_IN_WORKER === '1' ? 'worker thread' : 'server thread',
   machine: machineInfo(loadAtStart, { version: postgresVersion }),
 };
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });

@@ -3,11 +3,11 @@ import { existsSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { AppError, errorCatalogue } from '@keel/contracts';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions, LogController } from 'fastify';
+import helmet from 'helmet';
 import type { Config } from './config/env.ts';
 import type { Deps } from './deps.ts';
 import { type MarketPrices, noMarketPrices } from './market/market-prices.ts';
@@ -188,7 +188,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reply.header('x-request-id', request.id);
   });
 
-  await app.register(helmet, {
+  // helmet's security headers on every answer, its middleware built once: @fastify/helmet built it
+  // again for every request (parsing the CSP each time; issue 15's profile of the balance read).
+  const setSecurityHeaders = helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -200,6 +202,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         frameAncestors: ["'none'"],
       },
     },
+  });
+  app.addHook('onRequest', (request, reply, next) => {
+    setSecurityHeaders(request.raw, reply.raw, (error?: unknown) => next(error instanceof Error ? error : undefined));
   });
   await app.register(cors, { origin: config.CORS_ORIGINS.length > 0 ? config.CORS_ORIGINS : false });
   // API answers (JSON, the API reference) over 1 KiB go out brotli- or gzip-compressed; the built
