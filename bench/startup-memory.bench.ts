@@ -34,10 +34,9 @@ interface Started {
 }
 
 /**
- * Spawns `args` with its output going to a file (as to a log collector that keeps up: a bench
- * process reading a pipe while it drives the load falls behind, the server then holds its request
- * logs in memory, and they were counted as the server's — a first version of this bench), reads
- * the address it prints, and waits for `/healthz` to answer 200.
+ * Spawns `args` with its output going to a file (as to a log collector that keeps up: a pipe read by
+ * this process while it drives the load could make the server hold its logs), reads the address it
+ * prints, and waits for `/healthz` to answer 200.
  */
 async function start(args: string[], env: Record<string, string>, portPattern: RegExp): Promise<Started> {
   logCount += 1;
