@@ -5,13 +5,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configVariableNames } from '../../apps/server/src/config/env.ts';
 import { type Db, openPostgres } from '../../apps/server/src/persistence/db.ts';
 import { migrate } from '../../apps/server/src/persistence/migrate.ts';
 import { adTerms } from '../../apps/server/test/helpers/p2p.ts';
 import { fund, verifyUser } from '../../apps/server/test/helpers/wallet.ts';
 import { launchBrowser, newPhoneContext, openLoggedIn } from './helpers/browser.ts';
-import { ADMIN_DIST_DIR, uniqueUsername, WEB_DIST_DIR } from './helpers/server.ts';
+import { ADMIN_DIST_DIR, serverProcessEnv, uniqueUsername, WEB_DIST_DIR } from './helpers/server.ts';
 
 // Issue 6, "a two-node test": two real server processes (`node --import tsx apps/server/src/main.ts`)
 // on one PostgreSQL schema (this run's own, dropped at the end) and one Redis, a browser context on
@@ -171,26 +170,7 @@ describe('P2P chat across two server processes on one PostgreSQL and one Redis',
     db = await openPostgres(POSTGRES_URL, 2, schema);
     await migrate(db);
 
-    const url = new URL(POSTGRES_URL);
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    // Only the variables set here configure the nodes (none of Keel's inherited from the shell).
-    const inherited = Object.fromEntries(Object.entries(process.env).filter(([key, value]) => value !== undefined && !configVariableNames.includes(key)));
-    const env = {
-      ...(inherited as Record<string, string>),
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      DATABASE_URL: url.toString(),
-      DATABASE_POOL_SIZE: '4',
-      REDIS_URL,
-      UPLOAD_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      MARKET_FEED: 'off',
-      SEED_DEMO: 'false',
-      LOG_LEVEL: 'warn',
-      AUTH_RATE_LIMIT_PER_MINUTE: '1000',
-      WEB_DIST_DIR,
-      ADMIN_DIST_DIR,
-    };
+    const env = serverProcessEnv(POSTGRES_URL, schema, REDIS_URL, { AUTH_RATE_LIMIT_PER_MINUTE: '1000', WEB_DIST_DIR, ADMIN_DIST_DIR });
     [nodeA, nodeB] = await Promise.all([startNode('node-a', env), startNode('node-b', env), (async () => (browser = await launchBrowser()))()]);
   });
 

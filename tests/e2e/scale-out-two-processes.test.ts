@@ -5,10 +5,9 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configVariableNames } from '../../apps/server/src/config/env.ts';
 import { type Db, openPostgres } from '../../apps/server/src/persistence/db.ts';
 import { migrate } from '../../apps/server/src/persistence/migrate.ts';
-import { uniqueUsername } from './helpers/server.ts';
+import { serverProcessEnv, uniqueUsername } from './helpers/server.ts';
 
 // Issue 15, "Scale-out, in a test": two server processes as `npm start` runs them (the built bundle,
 // `npm run serve`'s node arguments) on one PostgreSQL schema and one Redis, no browser.
@@ -29,6 +28,8 @@ const schema = `keel_e2e_scale_${randomBytes(4).toString('hex')}`;
 const serveArgs = (JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { scripts: { serve: string } }).scripts.serve
   .replace(/^node /, '')
   .split(' ');
+/** A loopback address of its own (all of 127/8 reaches this machine): the per-address limit counts it apart. */
+const someLoopbackAddress = () => `127.${randomInt(1, 255)}.${randomInt(0, 255)}.${randomInt(1, 255)}`;
 const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
 interface Node {
@@ -112,25 +113,10 @@ describe.runIf(POSTGRES_URL || IN_CI)('two server processes on one PostgreSQL an
     const db = await openPostgres(POSTGRES_URL, 1, schema);
     await migrate(db);
     await db.close();
-    const url = new URL(POSTGRES_URL);
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    // Only the variables set here configure the nodes (none of Keel's inherited from the shell).
-    const inherited = Object.fromEntries(Object.entries(process.env).filter(([key, value]) => value !== undefined && !configVariableNames.includes(key)));
-    const env = {
-      ...(inherited as Record<string, string>),
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      DATABASE_URL: url.toString(),
-      DATABASE_POOL_SIZE: '4',
-      REDIS_URL,
-      UPLOAD_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      MARKET_FEED: 'off',
-      SEED_DEMO: 'false',
-      LOG_LEVEL: 'warn',
+    const env = serverProcessEnv(POSTGRES_URL, schema, REDIS_URL, {
       AUTH_RATE_LIMIT_PER_MINUTE: String(LOGIN_LIMIT_PER_MINUTE),
       SESSION_CACHE_TTL_MS: '1000',
-    };
+    });
     [nodeA, nodeB] = await Promise.all([startNode('a', env), startNode('b', env)]);
   }, 120_000);
 
@@ -153,7 +139,7 @@ describe.runIf(POSTGRES_URL || IN_CI)('two server processes on one PostgreSQL an
     const username = uniqueUsername('scale');
     const registered = await call(nodeA, 'POST', '/home/auth/register', {
       body: { username, password: 'secret12', confirmPassword: 'secret12', agreement: true },
-      sourceAddress: `127.${randomInt(1, 255)}.${randomInt(0, 255)}.${randomInt(1, 255)}`,
+      sourceAddress: someLoopbackAddress(),
     });
     expect(registered.code, registered.msg).toBe(200);
     const { token } = registered.data as { token: string };
@@ -177,7 +163,7 @@ describe.runIf(POSTGRES_URL || IN_CI)('two server processes on one PostgreSQL an
   });
 
   it('the per-address limit of the login routes, counted on one node, holds on the other', async () => {
-    const address = `127.${randomInt(1, 255)}.${randomInt(0, 255)}.${randomInt(1, 255)}`;
+    const address = someLoopbackAddress();
     // A new account name each time: the failed-login throttle per name (in the database) stays out of it.
     const login = (node: Node, sourceAddress: string) =>
       call(node, 'POST', '/home/auth/login', { body: { account: uniqueUsername('nobody'), password: 'wrong-password', agreement: true }, sourceAddress });
@@ -187,6 +173,6 @@ describe.runIf(POSTGRES_URL || IN_CI)('two server processes on one PostgreSQL an
     expect(await login(nodeB, address)).toMatchObject({ code: 429, msg: 'too many requests' });
     expect(await login(nodeA, address)).toMatchObject({ code: 429, msg: 'too many requests' });
     // ... and only this one.
-    expect((await login(nodeA, `127.${randomInt(1, 255)}.${randomInt(0, 255)}.${randomInt(1, 255)}`)).code).toBe(400);
+    expect((await login(nodeA, someLoopbackAddress())).code).toBe(400);
   });
 });

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../../apps/server/src/app.ts';
+import { configVariableNames } from '../../../apps/server/src/config/env.ts';
 import { SimulatorFeed } from '../../../apps/server/src/integrations/market-feed/simulator-feed.ts';
 import { MarketService } from '../../../apps/server/src/market/market.service.ts';
 import { createEncryptedStorage } from '../../../apps/server/src/integrations/storage/encrypted.storage.ts';
@@ -173,4 +174,31 @@ let counter = 0;
 export function uniqueUsername(prefix = 'user'): string {
   counter += 1;
   return `${prefix}${Date.now().toString(36)}${counter}`.slice(0, 32);
+}
+
+/**
+ * The environment of a server process in a test of several processes: only these variables
+ * configure it (none of Keel's inherited from the shell), on `schema` of `postgresUrl` and on
+ * `redisUrl`, in production mode, quiet, without a market feed or demo data; `overrides` last.
+ */
+export function serverProcessEnv(postgresUrl: string, schema: string, redisUrl: string, overrides: Record<string, string> = {}): Record<string, string> {
+  const url = new URL(postgresUrl);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined && !configVariableNames.includes(entry[0])),
+  );
+  return {
+    ...inherited,
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATABASE_URL: url.toString(),
+    DATABASE_POOL_SIZE: '4',
+    REDIS_URL: redisUrl,
+    UPLOAD_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    MARKET_FEED: 'off',
+    SEED_DEMO: 'false',
+    LOG_LEVEL: 'warn',
+    ...overrides,
+  };
 }
