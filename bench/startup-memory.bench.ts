@@ -8,23 +8,22 @@
 //   PostgreSQL; three runs each (the figure moves with when the collector last ran).
 // The peer is a bare Fastify process (plain JavaScript, no loader) answering `/healthz` and the same
 // read's body, started and loaded the same way. Writes bench/results/startup-memory.json.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { openPostgres } from '../apps/server/src/persistence/db.ts';
 import { loadAverage, machineInfo } from './machine.ts';
+import { buildServer, keelListening, LoggedProcesses, repositoryRoot, serveNodeArgs, stopProcess } from './server-process.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
 const STARTS = Number(process.env.BENCH_RUNS ?? 3);
 const CONNECTIONS = 100;
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const root = new URL('..', import.meta.url).pathname;
 /** The servers' output, one file per start (removed at the end). */
-const logDir = mkdtempSync(join(tmpdir(), 'keel-bench-start-logs-'));
-let logCount = 0;
+const processes = new LoggedProcesses('start');
 
 interface Started {
   child: ChildProcess;
@@ -33,24 +32,10 @@ interface Started {
   readyMs: number;
 }
 
-/**
- * Spawns `args` with its output going to a file (as to a log collector that keeps up: a pipe read by
- * this process while it drives the load could make the server hold its logs), reads the address it
- * prints, and waits for `/healthz` to answer 200.
- */
+/** Starts a process (output to a file) and waits for `/healthz` to answer 200. */
 async function start(args: string[], env: Record<string, string>, portPattern: RegExp): Promise<Started> {
-  logCount += 1;
-  const logFile = join(logDir, `${logCount}.log`);
-  const logFd = openSync(logFile, 'w');
   const startedAt = performance.now();
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', logFd, logFd] });
-  closeSync(logFd);
-  let baseUrl: string | undefined;
-  while (!baseUrl) {
-    if (child.exitCode !== null) throw new Error(`exited (${child.exitCode}) before listening:\n${readFileSync(logFile, 'utf8').slice(-2000)}`);
-    baseUrl = portPattern.exec(readFileSync(logFile, 'utf8'))?.[1];
-    if (!baseUrl) await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  const { child, baseUrl } = await processes.start(args, env, portPattern);
   for (;;) {
     const answer = await fetch(`${baseUrl}/healthz`).catch(() => null);
     if (answer?.status === 200) break;
@@ -59,12 +44,6 @@ async function start(args: string[], env: Record<string, string>, portPattern: R
   return { child, baseUrl, readyMs: Math.round(performance.now() - startedAt) };
 }
 
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
 
 function residentMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -72,18 +51,15 @@ function residentMb(pid: number): number {
   return Math.round(kb / 1024);
 }
 
-/** `npm run serve`'s arguments to node, read from package.json so the bench runs what `npm start` runs. */
-const serveScript = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { serve: string } }).scripts.serve;
-const keelArgs = serveScript.replace(/^node /, '').split(' ');
+const keelArgs = serveNodeArgs();
 const keelThroughLoaderArgs = ['--import', 'tsx', 'apps/server/src/main.ts'];
-const keelListening = /user app\s+(http:\/\/[^/\s]+)\//;
 function keelEnv(dataDir: string, databaseUrl = ''): Record<string, string> {
   return { NODE_ENV: 'production', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', SEED_DEMO: 'false', MARKET_FEED: 'off' };
 }
 
 // The peer: plain JavaScript, started by node itself.
 const peerSource = `
-const Fastify = require(${JSON.stringify(join(root, 'node_modules/fastify'))});
+const Fastify = require(${JSON.stringify(join(repositoryRoot, 'node_modules/fastify'))});
 const app = Fastify({ logger: false });
 app.get('/healthz', async () => ({ ok: true }));
 const body = JSON.parse(process.env.PEER_BODY);
@@ -118,7 +94,7 @@ async function keelMemory(env: Record<string, string>) {
     const run = await load(`${server.baseUrl}/home/assets/accounts`, headers);
     return { body, afterStartMb, afterLoadMb: residentMb(server.child.pid as number), ...run };
   } finally {
-    await stop(server.child);
+    await stopProcess(server.child);
   }
 }
 
@@ -129,32 +105,31 @@ async function peerMemory(body: string) {
     const run = await load(`${peer.baseUrl}/home/assets/accounts`);
     return { afterStartMb, afterLoadMb: residentMb(peer.child.pid as number), ...run };
   } finally {
-    await stop(peer.child);
+    await stopProcess(peer.child);
   }
 }
 
-// The build `npm start` makes before it serves.
-if (spawnSync(process.execPath, ['scripts/build-server.mjs'], { cwd: root, stdio: 'inherit' }).status !== 0) throw new Error('the server build failed');
+buildServer();
 const loadAtStart = loadAverage();
 const dataDir = mkdtempSync(join(tmpdir(), 'keel-bench-start-'));
 const schema = `keel_bench_start_${randomBytes(4).toString('hex')}`;
 const admin = await openPostgres(POSTGRES_URL, 1);
 try {
   // The data folder made by a first start (migrations applied, keys written), then timed starts on it.
-  await stop((await start(keelArgs, keelEnv(dataDir), keelListening)).child);
+  await stopProcess((await start(keelArgs, keelEnv(dataDir), keelListening)).child);
   const keelStarts: number[] = [];
   const keelThroughLoaderStarts: number[] = [];
   const peerStarts: number[] = [];
   for (let run = 0; run < STARTS; run += 1) {
     const keel = await start(keelArgs, keelEnv(dataDir), keelListening);
     keelStarts.push(keel.readyMs);
-    await stop(keel.child);
+    await stopProcess(keel.child);
     const throughLoader = await start(keelThroughLoaderArgs, keelEnv(dataDir), keelListening);
     keelThroughLoaderStarts.push(throughLoader.readyMs);
-    await stop(throughLoader.child);
+    await stopProcess(throughLoader.child);
     const peer = await start(['-e', peerSource], { PEER_BODY: '{}' }, peerListening);
     peerStarts.push(peer.readyMs);
-    await stop(peer.child);
+    await stopProcess(peer.child);
     console.log(`start ${run + 1}/${STARTS}: keel ${keelStarts[run]} ms (through tsx ${keelThroughLoaderStarts[run]} ms), peer ${peerStarts[run]} ms`);
   }
 
@@ -218,5 +193,5 @@ try {
   await admin.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => {});
   await admin.close();
   rmSync(dataDir, { recursive: true, force: true });
-  rmSync(logDir, { recursive: true, force: true });
+  processes.dispose();
 }

@@ -8,50 +8,24 @@
 //   broadcasts one serialised frame per tick to every client: no recording, no database.
 // The same clients (1,000 and 3,000 connections from this process) read both; runs interleaved.
 // Writes bench/results/ticks.json.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { loadAverage, machineInfo } from './machine.ts';
+import { buildServer, keelListening, LoggedProcesses, repositoryRoot, serveNodeArgs, stopProcess } from './server-process.ts';
 
 const CLIENT_COUNTS = (process.env.BENCH_CLIENTS ?? '1000,3000').split(',').map(Number);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const MEASURE_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const WARMUP_S = 2;
 const TICK_INTERVAL_MS = 100;
-const root = new URL('..', import.meta.url).pathname;
-const logDir = mkdtempSync(join(tmpdir(), 'keel-bench-ticks-'));
-let logCount = 0;
-
-/** Spawns a server whose output goes to a file; resolves with the address it prints. */
-async function start(args: string[], env: Record<string, string>, listening: RegExp): Promise<{ child: ChildProcess; baseUrl: string }> {
-  logCount += 1;
-  const logFile = join(logDir, `${logCount}.log`);
-  const logFd = openSync(logFile, 'w');
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', logFd, logFd] });
-  closeSync(logFd);
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`exited (${child.exitCode}) before listening:\n${readFileSync(logFile, 'utf8').slice(-2000)}`);
-    const baseUrl = listening.exec(readFileSync(logFile, 'utf8'))?.[1];
-    if (baseUrl) return { child, baseUrl };
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-const serveScript = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { serve: string } }).scripts.serve;
-const keelArgs = serveScript.replace(/^node /, '').split(' ');
+const processes = new LoggedProcesses('ticks');
+const keelArgs = serveNodeArgs();
 
 // The peer: plain JavaScript, one frame serialised per tick and written to every client.
 const peerSource = `
-const { WebSocketServer } = require(${JSON.stringify(join(root, 'node_modules/ws'))});
+const { WebSocketServer } = require(${JSON.stringify(join(repositoryRoot, 'node_modules/ws'))});
 const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, path: '/ws' });
 let tickId = 0;
 const prices = { 'BTC/USDT': 90000, 'ETH/USDT': 3000 };
@@ -124,8 +98,7 @@ async function measure(wsUrl: string, clientCount: number) {
   };
 }
 
-// The build `npm start` makes before it serves.
-if (spawnSync(process.execPath, ['scripts/build-server.mjs'], { cwd: root, stdio: 'inherit' }).status !== 0) throw new Error('the server build failed');
+buildServer();
 const loadAtStart = loadAverage();
 const dataDir = mkdtempSync(join(tmpdir(), 'keel-bench-ticks-data-'));
 const keelEnv = {
@@ -150,8 +123,8 @@ try {
       for (const side of ['keel', 'peer'] as const) {
         const server =
           side === 'keel'
-            ? await start(keelArgs, keelEnv, /user app\s+(http:\/\/[^/\s]+)\//)
-            : await start(['-e', peerSource], {}, /peer (http:\/\/[^/\s]+)\//);
+            ? await processes.start(keelArgs, keelEnv, keelListening)
+            : await processes.start(['-e', peerSource], {}, /peer (http:\/\/[^/\s]+)\//);
         try {
           const result = await measure(`${server.baseUrl.replace('http', 'ws')}/ws`, clientCount);
           results.push({ side, run, ...result });
@@ -159,7 +132,7 @@ try {
             `run ${run}, ${clientCount} clients, ${side}: p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, max ${result.maxMs} ms (${result.ticksPerClientPerSecond} ticks per client per second)`,
           );
         } finally {
-          await stop(server.child);
+          await stopProcess(server.child);
         }
       }
     }
@@ -192,5 +165,5 @@ try {
   console.log(`summary: ${JSON.stringify(summary)}\ntargets: ${JSON.stringify(targets)}; written to bench/results/ticks.json`);
 } finally {
   rmSync(dataDir, { recursive: true, force: true });
-  rmSync(logDir, { recursive: true, force: true });
+  processes.dispose();
 }

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openPostgres } from '../../apps/server/src/persistence/db.ts';
 import { migrate } from '../../apps/server/src/persistence/migrate.ts';
-import { serverProcessEnv, uniqueUsername } from './helpers/server.ts';
+import { serveNodeArgs, serverProcessEnv, uniqueUsername } from './helpers/server.ts';
 
 // Issue 15, "Scale-out, in a test": two server processes as `npm start` runs them (the built bundle,
 // `npm run serve`'s node arguments) on one PostgreSQL schema and one Redis, no browser.
@@ -25,9 +25,7 @@ const IN_CI = Boolean(process.env.CI) && process.env.CI !== 'false' && process.e
 const ROOT = resolve(import.meta.dirname, '../..');
 const LOGIN_LIMIT_PER_MINUTE = 4;
 const schema = `keel_e2e_scale_${randomBytes(4).toString('hex')}`;
-const serveArgs = (JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { scripts: { serve: string } }).scripts.serve
-  .replace(/^node /, '')
-  .split(' ');
+const serveArgs = serveNodeArgs();
 /** A loopback address of its own (all of 127/8 reaches this machine): the per-address limit counts it apart. */
 const someLoopbackAddress = () => `127.${randomInt(1, 255)}.${randomInt(0, 255)}.${randomInt(1, 255)}`;
 const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));

@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { serveNodeArgs } from './helpers/server.ts';
 
 // `npm start` serves the built server (ADR 0031): apps/server/dist/main.js, made by `npm run build`
 // like the apps this suite drives. No browser here: this checks the bundle itself starts as a
@@ -11,10 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '../..');
 const bundle = resolve(root, 'apps/server/dist/main.js');
-/** `npm run serve`'s arguments to node (package.json): the test starts what `npm start` starts. */
-const serveArgs = (JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { scripts: { serve: string } }).scripts.serve
-  .replace(/^node /, '')
-  .split(' ');
+const serveArgs = serveNodeArgs();
 const dataDir = mkdtempSync(join(tmpdir(), 'keel-bundle-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 

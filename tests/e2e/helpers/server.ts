@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -201,4 +201,10 @@ export function serverProcessEnv(postgresUrl: string, schema: string, redisUrl: 
     LOG_LEVEL: 'warn',
     ...overrides,
   };
+}
+
+/** `npm run serve`'s arguments to node (package.json): a test that starts the built server starts what `npm start` starts. */
+export function serveNodeArgs(): string[] {
+  const { scripts } = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { scripts: { serve: string } };
+  return scripts.serve.replace(/^node /, '').split(' ');
 }

@@ -371,7 +371,7 @@ export class MarketService implements TickStream {
   /** Records the first batch of the buffer; whether any tick was recorded. */
   private async recordBatch(feed: PriceFeed): Promise<boolean> {
     const batch = this.buffer.slice(0, MAX_TICKS_PER_BATCH);
-    let recorded: readonly unknown[];
+    let recorded: RecordedTick[];
     try {
       recorded = await recordTickBatch(
         this.options.db,
