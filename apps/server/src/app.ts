@@ -248,12 +248,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }
   if (options.optionsSettleIntervalMs) {
     const settler = startOptionsSettler(deps, options.optionsSettleIntervalMs);
-    // New recorded ticks may be the closing ticks of orders due now: settle at once, not at the next round.
-    const stopWaking = options.market && isTickStream(options.market) ? options.market.onTicks(() => settler.wake()) : undefined;
-    app.addHook('onClose', async () => {
-      stopWaking?.();
-      await settler.stop();
-    });
+    app.addHook('onClose', () => settler.stop());
   }
   // The push connection /ws. It opens on every app, with or without a MarketService: a user's
   // events must not depend on whether the process was built with a market (main.ts always passes

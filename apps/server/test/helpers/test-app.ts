@@ -50,8 +50,6 @@ export async function createTestApp(
     extraRoutes?: (app: FastifyInstance) => void;
     market?: boolean;
     chainWatchIntervalMs?: number;
-    /** Run the contract settler on this interval (and on new ticks), as main.ts does; off unless set. */
-    optionsSettleIntervalMs?: number;
     afterHandlerCommitted?: BuildAppOptions['afterHandlerCommitted'];
   } = {},
 ): Promise<TestApp> {
@@ -68,7 +66,6 @@ export async function createTestApp(
     market: market?.service,
     storage,
     chainWatchIntervalMs: extra.chainWatchIntervalMs,
-    optionsSettleIntervalMs: extra.optionsSettleIntervalMs,
     afterHandlerCommitted: extra.afterHandlerCommitted,
   });
   await app.ready();

@@ -163,21 +163,15 @@ export async function announceSettled(deps: Pick<Deps, 'events' | 'logger'>, set
 }
 
 /**
- * The settler of one node: every `intervalMs`, and at once when `wake` says new ticks were taken in
- * (an order settles on the first recorded tick at or after its expiry; issue 15), settles due
- * orders batch after batch until a batch comes back short, then announces them. Every node may run
- * one (SKIP LOCKED). A failed pass is logged and retried on the next round; nothing of it committed.
+ * The settler of one node: every `intervalMs`, settles due orders batch after batch until a batch
+ * comes back short, then announces them. Every node may run one (SKIP LOCKED). A failed pass is
+ * logged and retried on the next tick; nothing of it committed.
  */
-export function startOptionsSettler(deps: Deps, intervalMs: number): { stop: () => Promise<void>; wake: () => void } {
+export function startOptionsSettler(deps: Deps, intervalMs: number): { stop: () => Promise<void> } {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
-  let passUnderWay = false;
-  /** A wake-up came during a pass: another pass follows at once (the ticks may have come after its query). */
-  let wokenDuringPass = false;
   const pass = async () => {
-    passUnderWay = true;
-    wokenDuringPass = false;
     try {
       for (;;) {
         const settled = await settleDueOptionOrders(deps);
@@ -187,8 +181,7 @@ export function startOptionsSettler(deps: Deps, intervalMs: number): { stop: () 
     } catch (error) {
       deps.logger.error({ err: error }, 'options: settlement pass failed');
     }
-    passUnderWay = false;
-    if (!stopped) timer = setTimeout(() => (running = pass()), wokenDuringPass ? 0 : intervalMs);
+    if (!stopped) timer = setTimeout(() => (running = pass()), intervalMs);
   };
   timer = setTimeout(() => (running = pass()), 0);
   return {
@@ -196,15 +189,6 @@ export function startOptionsSettler(deps: Deps, intervalMs: number): { stop: () 
       stopped = true;
       if (timer) clearTimeout(timer);
       await running;
-    },
-    wake() {
-      if (stopped) return;
-      if (passUnderWay) {
-        wokenDuringPass = true;
-        return;
-      }
-      if (timer) clearTimeout(timer);
-      timer = setTimeout(() => (running = pass()), 0);
     },
   };
 }
