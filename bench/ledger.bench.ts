@@ -276,7 +276,7 @@ interface CaseResult {
   keel_tps: number;
   peer_tps: number;
   ratio: number;
-  keel: RunStats & { batches: number; avgBatchItems: number; largestBatchItems: number };
+  keel: RunStats & { batches: number; oneStatementBatches: number; avgBatchItems: number; largestBatchItems: number };
   peer: RunStats;
 }
 
@@ -321,6 +321,8 @@ async function runCases(kind: DbKind, db: Db, probe: ServerProbe | null): Promis
         keel: {
           ...keel,
           batches,
+          // Written by one statement (ledger_post_batch, ADR 0033) rather than the careful way.
+          oneStatementBatches: after.oneStatementBatches - before.oneStatementBatches,
           avgBatchItems: Number(((after.items - before.items) / Math.max(1, batches)).toFixed(2)),
           largestBatchItems: after.largestBatchItems,
         },
@@ -436,7 +438,7 @@ const results = {
     poolSize: POOL_SIZE,
     transferMinor: `1..${MAX_TRANSFER_MINOR}`,
     pgliteStorage: 'on disk (a temporary DATA_DIR)',
-    keel: 'LedgerBatcher.post: one journal entry of two postings with an idempotency key',
+    keel: 'LedgerBatcher.post: one journal entry of two postings with an idempotency key (a plain batch: one ledger_post_batch statement, ADR 0033)',
     peer: 'SELECT peer_transfer(from, to, amount): PL/pgSQL, locks both rows in id order, two UPDATEs, one INSERT per posting',
   },
   cases: cases.map(({ db, clients, distribution, keel_tps, peer_tps, ratio }) => ({ db, clients, distribution, keel_tps, peer_tps, ratio })),

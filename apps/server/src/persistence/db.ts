@@ -4,7 +4,13 @@ import pg from 'pg';
 
 /** Something SQL can run on: the database itself or an open transaction. */
 export interface Queryable {
-  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+  /**
+   * `statementName` keeps the statement prepared on each PostgreSQL connection under that name, so
+   * it is parsed and planned once per connection, not per call: for a hot statement whose planning
+   * costs as much as running it (the ledger's one-statement batch). One name, one SQL text.
+   * Embedded PGlite ignores it.
+   */
+  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[], options?: { statementName?: string }): Promise<Row[]>;
   /** Runs several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
 }
@@ -73,8 +79,9 @@ export async function openPostgres(connectionString: string, poolSize: number, s
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   const wrap = (target: pg.Pool | pg.PoolClient): Queryable => ({
-    async query<Row>(sql: string, params?: readonly unknown[]) {
-      const result = await target.query(sql, toDriverParams(params));
+    async query<Row>(sql: string, params?: readonly unknown[], options?: { statementName?: string }) {
+      const values = toDriverParams(params);
+      const result = options?.statementName ? await target.query({ name: options.statementName, text: sql, values }) : await target.query(sql, values);
       return result.rows as Row[];
     },
     async exec(sql: string) {

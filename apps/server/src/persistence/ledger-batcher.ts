@@ -1,4 +1,4 @@
-import { type AccountBalance, applyEntry, lockOrder } from '@keel/domain';
+import { type AccountBalance, applyEntry, lockOrder, validateEntry } from '@keel/domain';
 import type { Db, Queryable } from './db.ts';
 import { type EntryInput, IdempotencyConflictError, type PostedEntry, postEntry, postingsHash, toMinor } from './ledger.store.ts';
 
@@ -19,6 +19,13 @@ import { type EntryInput, IdempotencyConflictError, type PostedEntry, postEntry,
  *   If the combined write itself fails (a constraint the memory check did not foresee, a key taken
  *   by a concurrent writer), the batch is rolled back and run again with every item in its own
  *   savepoint, so the failure lands on the item that caused it.
+ * - One round trip for plain batches (ADR 0033): a batch made only of entries without a
+ *   `beforeCommit`, each well formed and under its own idempotency key (or none), is sent as ONE
+ *   statement outside any transaction (ledger_post_batch: lock, check, write, commit). The
+ *   database checks it against the same rules as `applyEntry` and writes it only if every entry
+ *   passes; otherwise it writes nothing and the batch runs the careful way below, where each entry
+ *   gets its own answer. A statement error also sends it the careful way (a failed statement rolled
+ *   back); a broken connection leaves its outcome unknown, as at COMMIT, and every caller hears so.
  * - Failure of the batch (lost connection, a failing COMMIT): every caller of the batch gets a
  *   LedgerBatchError, including those whose item was refused, since a refusal may have depended on
  *   an earlier item of the batch that never committed. Nothing is ever reported done before COMMIT.
@@ -91,6 +98,10 @@ export interface LedgerBatcherStats {
   batches: number;
   items: number;
   largestBatchItems: number;
+  /** Batches written by one statement (ledger_post_batch), counted in `batches` too. */
+  oneStatementBatches: number;
+  /** Plain batches the one statement declined (a refusal, a known key): run the careful way. */
+  declinedOneStatementBatches: number;
   /** Batches whose combined write failed and were run again item by item in savepoints. */
   savepointReruns: number;
   /** Batches that failed as a whole (every caller got a LedgerBatchError). */
@@ -109,6 +120,8 @@ interface QueuedEntry extends QueuedBase {
   input: EntryInput;
   hash: string;
   beforeCommit?: PostOptions['beforeCommit'];
+  /** No beforeCommit and a well-formed entry: may go in a one-statement batch. */
+  plain: boolean;
 }
 interface QueuedWork extends QueuedBase {
   kind: 'work';
@@ -136,7 +149,15 @@ export class LedgerBatcher {
   #queue: Queued[] = [];
   #flushing = false;
   #idleWaiters: (() => void)[] = [];
-  readonly #stats: LedgerBatcherStats = { batches: 0, items: 0, largestBatchItems: 0, savepointReruns: 0, failedBatches: 0 };
+  readonly #stats: LedgerBatcherStats = {
+    batches: 0,
+    items: 0,
+    largestBatchItems: 0,
+    oneStatementBatches: 0,
+    declinedOneStatementBatches: 0,
+    savepointReruns: 0,
+    failedBatches: 0,
+  };
 
   constructor(db: Db, options: LedgerBatcherOptions = {}) {
     this.#db = db;
@@ -156,6 +177,7 @@ export class LedgerBatcher {
       beforeCommit: options.beforeCommit,
       hash: postingsHash(input.postings),
       accountIds: lockOrder(input.postings),
+      plain: !options.beforeCommit && isWellFormed(input),
       resolve,
       reject,
     }));
@@ -203,13 +225,61 @@ export class LedgerBatcher {
     return this.#queue.splice(0, this.#maxBatchItems);
   }
 
+  /**
+   * The waiting items if they make a plain batch (ADR 0033): entries only, each plain, no
+   * idempotency key twice. Taken off the queue; otherwise the queue is left as it is.
+   */
+  #takePlain(): QueuedEntry[] | undefined {
+    const head = this.#queue.length <= this.#maxBatchItems ? this.#queue : this.#queue.slice(0, this.#maxBatchItems);
+    const keys = new Set<string>();
+    for (const item of head) {
+      if (item.kind !== 'entry' || !item.plain) return undefined;
+      const key = item.input.idempotencyKey;
+      if (key !== undefined) {
+        if (keys.has(key)) return undefined;
+        keys.add(key);
+      }
+    }
+    return this.#take() as QueuedEntry[];
+  }
+
   async #runBatch() {
+    const plain = this.#takePlain();
+    if (plain) {
+      let outcomes: Outcome[] | 'declined';
+      try {
+        outcomes = await postPlainBatch(this.#db, plain);
+      } catch (error) {
+        // The statement was its own transaction. An ERROR from the server means it rolled back, so
+        // the careful way may run the batch. A broken connection, or a FATAL sent as the server
+        // ends the session (it can come after the commit), leaves the outcome unknown: running the
+        // batch again could post twice.
+        if (rolledBackByServer(error)) outcomes = 'declined';
+        else {
+          this.#stats.failedBatches += 1;
+          const failure = new LedgerBatchError('unknown', error);
+          for (const item of plain) item.reject(failure);
+          return;
+        }
+      }
+      if (outcomes !== 'declined') {
+        this.#stats.oneStatementBatches += 1;
+        this.#settle(plain, outcomes);
+        return;
+      }
+      this.#stats.declinedOneStatementBatches += 1;
+      return this.#runCareful(() => plain);
+    }
     // Taken once, after the first attempt's BEGIN; a rerun works on the same items.
     let items: Queued[] | undefined;
-    const take = () => {
+    return this.#runCareful(() => {
       items ??= this.#take();
       return items;
-    };
+    });
+  }
+
+  /** The batch in one transaction, decided in TypeScript; `take` answers its items (the same on every call). */
+  async #runCareful(take: () => Queued[]) {
     let outcomes: Outcome[];
     try {
       try {
@@ -228,7 +298,10 @@ export class LedgerBatcher {
       for (const item of failed) item.reject(failure);
       return;
     }
-    const done = take();
+    this.#settle(take(), outcomes);
+  }
+
+  #settle(done: readonly Queued[], outcomes: readonly Outcome[]) {
     this.#stats.batches += 1;
     this.#stats.items += done.length;
     this.#stats.largestBatchItems = Math.max(this.#stats.largestBatchItems, done.length);
@@ -269,6 +342,131 @@ export class LedgerBatcher {
       throw new LedgerBatchError(committing && !answeredByServer ? 'unknown' : 'rolled_back', error);
     }
   }
+}
+
+/** The server answered with an error of the statement (not of the session): its transaction rolled back. */
+function rolledBackByServer(error: unknown): boolean {
+  const { code, severity } = error as { code?: unknown; severity?: unknown };
+  return typeof code === 'string' && SQLSTATE.test(code) && severity !== 'FATAL' && severity !== 'PANIC';
+}
+
+/** Shape rules of the entry (validateEntry) hold; the batch decides the rest. */
+function isWellFormed(input: EntryInput): boolean {
+  try {
+    validateEntry(input.postings);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A plain batch as one statement outside any transaction (ledger_post_batch): its own transaction,
+ * answered after its COMMIT. Answers one outcome per item, or 'declined' when the database wrote
+ * nothing because some entry is not plain after all (it would be refused, or its key is taken).
+ */
+async function postPlainBatch(db: Db, items: readonly QueuedEntry[]): Promise<Outcome[] | 'declined'> {
+  const accounts = plainBatchAccounts(items);
+  if (!accounts) return 'declined';
+  const arrays = entryArrays(items);
+  const [row] = await db.query<{
+    entry_ids: readonly (string | bigint)[] | null;
+    locked_ids: readonly (string | bigint)[] | null;
+    available_minors: readonly string[] | null;
+    frozen_minors: readonly string[] | null;
+    declined: string | null;
+  }>(
+    `SELECT * FROM ledger_post_batch($1::bigint[], $2::text[], $3::numeric[], $4::numeric[], $5::numeric[], $6::numeric[],
+                                     $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::timestamptz[],
+                                     $14::int[], $15::bigint[], $16::text[], $17::text[], $18::numeric[])`,
+    [
+      accounts.map((account) => account.accountId.toString()),
+      accounts.map((account) => account.asset),
+      accounts.map((account) => account.availableChangeMinor.toString()),
+      accounts.map((account) => account.frozenChangeMinor.toString()),
+      accounts.map((account) => account.availableLowMinor.toString()),
+      accounts.map((account) => account.frozenLowMinor.toString()),
+      arrays.reasons,
+      arrays.referenceTypes,
+      arrays.referenceIds,
+      arrays.idempotencyKeys,
+      arrays.hashes,
+      arrays.memos,
+      arrays.createdAts,
+      arrays.postingEntry,
+      arrays.postingAccount,
+      arrays.postingAsset,
+      arrays.postingBucket,
+      arrays.postingAmount,
+    ],
+    { statementName: 'ledger_post_batch' },
+  );
+  if (!row || row.declined !== null) return 'declined';
+  const entryIds = (row.entry_ids ?? []).map((id) => BigInt(id));
+  if (entryIds.length !== items.length) throw new Error(`ledger_post_batch answered ${entryIds.length} ids for ${items.length} entries`);
+  // The balances as locked, then each entry's postings in turn: each caller gets its accounts as
+  // they stood right after its entry, as the careful way answers.
+  const current = new Map<bigint, BucketBalances>();
+  (row.locked_ids ?? []).forEach((id, index) => {
+    current.set(BigInt(id), { availableMinor: toMinor(row.available_minors![index]!), frozenMinor: toMinor(row.frozen_minors![index]!) });
+  });
+  return items.map((item, index) => {
+    for (const posting of item.input.postings) {
+      const balance = current.get(posting.accountId)!;
+      current.set(
+        posting.accountId,
+        posting.bucket === 'available'
+          ? { ...balance, availableMinor: balance.availableMinor + posting.amountMinor }
+          : { ...balance, frozenMinor: balance.frozenMinor + posting.amountMinor },
+      );
+    }
+    const balances = new Map(item.accountIds.map((id) => [id, current.get(id)!] as const));
+    return { ok: true, value: { entryId: entryIds[index]!, replayed: false, balances } satisfies BatchedEntry };
+  });
+}
+
+/** What ledger_post_batch needs to know of one account of a plain batch. */
+export interface PlainBatchAccount {
+  accountId: bigint;
+  /** The asset every posting on the account uses. */
+  asset: string;
+  /** Net change of each part over the whole batch. */
+  availableChangeMinor: bigint;
+  frozenChangeMinor: bigint;
+  /**
+   * The lowest each part reaches, relative to the balance before the batch, after any entry that
+   * touches the account (applyEntry's checks: after each entry, on the accounts it touches; at
+   * most 0). The batch passes the rules iff balance + low ≥ 0 for each part (available: unless the
+   * account may go negative).
+   */
+  availableLowMinor: bigint;
+  frozenLowMinor: bigint;
+}
+
+/**
+ * The batch's accounts in ascending id order with their changes and low points; undefined when
+ * one account's postings use two assets (one of them is refused: the careful way says which).
+ */
+export function plainBatchAccounts(items: readonly { input: EntryInput }[]): PlainBatchAccount[] | undefined {
+  const byId = new Map<bigint, PlainBatchAccount>();
+  for (const { input } of items) {
+    const touched = new Set<PlainBatchAccount>();
+    for (const posting of input.postings) {
+      let account = byId.get(posting.accountId);
+      if (!account) {
+        account = { accountId: posting.accountId, asset: posting.asset, availableChangeMinor: 0n, frozenChangeMinor: 0n, availableLowMinor: 0n, frozenLowMinor: 0n };
+        byId.set(posting.accountId, account);
+      } else if (account.asset !== posting.asset) return undefined;
+      if (posting.bucket === 'available') account.availableChangeMinor += posting.amountMinor;
+      else account.frozenChangeMinor += posting.amountMinor;
+      touched.add(account);
+    }
+    for (const account of touched) {
+      if (account.availableChangeMinor < account.availableLowMinor) account.availableLowMinor = account.availableChangeMinor;
+      if (account.frozenChangeMinor < account.frozenLowMinor) account.frozenLowMinor = account.frozenChangeMinor;
+    }
+  }
+  return [...byId.values()].sort((a, b) => (a.accountId < b.accountId ? -1 : a.accountId > b.accountId ? 1 : 0));
 }
 
 async function runInSavepoint(tx: Queryable, item: Queued): Promise<Outcome> {
@@ -436,11 +634,8 @@ async function runBeforeCommits(tx: Queryable, entries: readonly { item: QueuedE
 }
 
 /** Writes the accepted entries, their postings and the changed balances (ledger_write_batch); answers the entry ids in input order. */
-export async function writeEntries(
-  tx: Queryable,
-  entries: readonly { input: EntryInput; hash: string }[],
-  balances: readonly AccountBalance[],
-): Promise<bigint[]> {
+/** The entries of a batch as the column arrays ledger_write_batch and ledger_post_batch take (postings point at their entry's 1-based position). */
+function entryArrays(entries: readonly { input: EntryInput; hash: string }[]) {
   const postingEntry: number[] = [];
   const postingAccount: string[] = [];
   const postingAsset: string[] = [];
@@ -455,6 +650,29 @@ export async function writeEntries(
       postingAmount.push(posting.amountMinor.toString());
     }
   });
+  return {
+    reasons: entries.map((entry) => entry.input.reason),
+    referenceTypes: entries.map((entry) => entry.input.referenceType ?? null),
+    referenceIds: entries.map((entry) => entry.input.referenceId ?? null),
+    idempotencyKeys: entries.map((entry) => entry.input.idempotencyKey ?? null),
+    hashes: entries.map((entry) => entry.hash),
+    memos: entries.map((entry) => entry.input.memo ?? null),
+    createdAts: entries.map((entry) => entry.input.at.toISOString()),
+    postingEntry,
+    postingAccount,
+    postingAsset,
+    postingBucket,
+    postingAmount,
+  };
+}
+
+/** Writes the accepted entries, their postings and the changed balances (ledger_write_batch); answers the entry ids in input order. */
+export async function writeEntries(
+  tx: Queryable,
+  entries: readonly { input: EntryInput; hash: string }[],
+  balances: readonly AccountBalance[],
+): Promise<bigint[]> {
+  const arrays = entryArrays(entries);
   const [row] = await tx.query<{ ids: readonly (string | bigint)[] }>(
     `SELECT ledger_write_batch($1::bigint[], $2::numeric[], $3::numeric[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
                                $9::text[], $10::timestamptz[], $11::int[], $12::bigint[], $13::text[], $14::text[], $15::numeric[]) AS ids`,
@@ -462,18 +680,18 @@ export async function writeEntries(
       balances.map((balance) => balance.accountId.toString()),
       balances.map((balance) => balance.availableMinor.toString()),
       balances.map((balance) => balance.frozenMinor.toString()),
-      entries.map((entry) => entry.input.reason),
-      entries.map((entry) => entry.input.referenceType ?? null),
-      entries.map((entry) => entry.input.referenceId ?? null),
-      entries.map((entry) => entry.input.idempotencyKey ?? null),
-      entries.map((entry) => entry.hash),
-      entries.map((entry) => entry.input.memo ?? null),
-      entries.map((entry) => entry.input.at.toISOString()),
-      postingEntry,
-      postingAccount,
-      postingAsset,
-      postingBucket,
-      postingAmount,
+      arrays.reasons,
+      arrays.referenceTypes,
+      arrays.referenceIds,
+      arrays.idempotencyKeys,
+      arrays.hashes,
+      arrays.memos,
+      arrays.createdAts,
+      arrays.postingEntry,
+      arrays.postingAccount,
+      arrays.postingAsset,
+      arrays.postingBucket,
+      arrays.postingAmount,
     ],
   );
   const ids = (row?.ids ?? []).map((id) => BigInt(id));

@@ -1,4 +1,4 @@
-import { LedgerError, transferPostings } from '@keel/domain';
+import { type AccountBalance, applyEntry, LedgerError, placeHoldPostings, type Posting, releaseHoldPostings, transferPostings } from '@keel/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '../../../src/persistence/db.ts';
 import { LedgerBatcher, LedgerBatchError, LedgerQueueFullError } from '../../../src/persistence/ledger-batcher.ts';
@@ -7,6 +7,39 @@ import { ensurePlatformAccount, ensureUserAccount, IdempotencyConflictError, pos
 import { createTestDb, type TestDb, testDbKind } from '../../helpers/test-db.ts';
 
 const at = new Date('2026-11-22T12:00:00Z');
+
+/**
+ * Submits the work of `submitAll` while a blocker item holds the batcher's transaction, so all of
+ * it waits in the queue and is taken together (up to maxBatchItems) once the blocker ends.
+ * Answers the settled results and how many batches ran for them (the blocker's excluded).
+ */
+async function behindBlocker<T>(batcher: LedgerBatcher, submitAll: () => Promise<T>[]) {
+  let release!: () => void;
+  let started!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const running = new Promise<void>((resolve) => {
+    started = resolve;
+  });
+  const before = batcher.stats();
+  const blocker = batcher.submit({
+    accountIds: [],
+    run: async () => {
+      started();
+      await gate;
+    },
+  });
+  await running;
+  // Settled-watching at once, so a refusal at submit time is never an unhandled rejection.
+  const settled = Promise.allSettled(submitAll());
+  release();
+  await blocker;
+  const results = await settled;
+  await batcher.whenIdle();
+  const after = batcher.stats();
+  return { results, batches: after.batches + after.failedBatches - before.batches - before.failedBatches - 1, stats: after };
+}
 
 describe('ledger group commit (LedgerBatcher)', () => {
   let t: TestDb;
@@ -62,39 +95,6 @@ describe('ledger group commit (LedgerBatcher)', () => {
     ...extra,
   });
 
-  /**
-   * Submits the work of `submitAll` while a blocker item holds the batcher's transaction, so all of
-   * it waits in the queue and is taken together (up to maxBatchItems) once the blocker ends.
-   * Answers the settled results and how many batches ran for them (the blocker's excluded).
-   */
-  async function behindBlocker<T>(batcher: LedgerBatcher, submitAll: () => Promise<T>[]) {
-    let release!: () => void;
-    let started!: () => void;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const running = new Promise<void>((resolve) => {
-      started = resolve;
-    });
-    const before = batcher.stats();
-    const blocker = batcher.submit({
-      accountIds: [],
-      run: async () => {
-        started();
-        await gate;
-      },
-    });
-    await running;
-    // Settled-watching at once, so a refusal at submit time is never an unhandled rejection.
-    const settled = Promise.allSettled(submitAll());
-    release();
-    await blocker;
-    const results = await settled;
-    await batcher.whenIdle();
-    const after = batcher.stats();
-    return { results, batches: after.batches + after.failedBatches - before.batches - before.failedBatches - 1, stats: after };
-  }
-
   it('a refused item and a failing callback fail alone; the rest of the batch commits', async () => {
     const batcher = new LedgerBatcher(t.db);
     const rich = await fundedAccount(1_000n);
@@ -135,6 +135,52 @@ describe('ledger group commit (LedgerBatcher)', () => {
     expect(second!.balances.get(from)).toEqual({ availableMinor: 650n, frozenMinor: 0n });
     expect(second!.balances.get(to)).toEqual({ availableMinor: 350n, frozenMinor: 0n });
     expect(second!.entryId).toBeGreaterThan(first!.entryId);
+  });
+
+  // One statement for a plain batch (ADR 0033): ledger_post_batch checks what applyEntry checks and
+  // writes only when every entry passes; otherwise the batch runs the careful way, entry by entry.
+  it('a plain batch is one statement; a refusal anywhere in it sends the batch the careful way, where each entry is judged in turn', async () => {
+    const batcher = new LedgerBatcher(t.db);
+    const rich = await fundedAccount(10n);
+    const other = await fundedAccount(100n);
+    const to = await newAccount();
+    const plain = await behindBlocker(batcher, () => [batcher.post(transfer(rich, to, 3n)), batcher.post(transfer(other, to, 5n))]);
+    expect(plain.results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
+    expect(plain.stats).toMatchObject({ oneStatementBatches: 1, declinedOneStatementBatches: 0 });
+
+    // rich has 7. In order: 15 out is refused (7 < 15), 10 in, 2 out. Summed over the batch rich
+    // would end at 0, so a check of the end balances alone would wrongly let the first through.
+    const mixed = await behindBlocker(batcher, () => [
+      batcher.post(transfer(rich, to, 15n)),
+      batcher.post(transfer(other, rich, 10n)),
+      batcher.post(transfer(rich, to, 2n)),
+    ]);
+    expect(mixed.results.map((r) => r.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
+    expect(((mixed.results[0] as PromiseRejectedResult).reason as LedgerError).problem).toMatchObject({ kind: 'insufficient_balance', accountId: rich });
+    expect(mixed.stats).toMatchObject({ oneStatementBatches: 1, declinedOneStatementBatches: 1, savepointReruns: 0 });
+    expect(await available(rich)).toBe(15n);
+    expect(await available(to)).toBe(10n);
+    expect((await checkLedger(t.db)).problems).toEqual([]);
+  });
+
+  it('an unknown account or a posting in the wrong asset in a plain batch: declined, and the careful way names the problem', async () => {
+    const batcher = new LedgerBatcher(t.db);
+    const from = await fundedAccount(100n);
+    const to = await newAccount();
+    const [owner] = await t.db.query<{ user_id: bigint }>('SELECT user_id FROM ledger_accounts WHERE id = $1', [to]);
+    const btc = await ensureUserAccount(t.db, owner!.user_id, 'coin', 'BTC');
+    const [{ max }] = (await t.db.query<{ max: bigint }>('SELECT max(id) AS max FROM ledger_accounts')) as [{ max: bigint }];
+    const { results, stats } = await behindBlocker(batcher, () => [
+      batcher.post(transfer(from, max + 1000n, 1n)),
+      batcher.post(transfer(from, btc, 2n)),
+      batcher.post(transfer(from, to, 4n)),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'fulfilled']);
+    expect(((results[0] as PromiseRejectedResult).reason as LedgerError).problem.kind).toBe('unknown_account');
+    expect(((results[1] as PromiseRejectedResult).reason as LedgerError).problem.kind).toBe('asset_mismatch');
+    expect(stats.declinedOneStatementBatches).toBe(1);
+    expect(await available(from)).toBe(96n);
+    expect(await available(btc)).toBe(0n);
   });
 
   it('one idempotency key posts once: duplicates in one batch, in later batches and outside the batcher', async () => {
@@ -363,9 +409,51 @@ describe('ledger group commit (LedgerBatcher)', () => {
   // Only PostgreSQL can run this interleaving: embedded PGlite has one connection, so a second
   // transaction cannot commit while the batch waits for its locks. On PGlite the test does not
   // exist (rather than being reported skipped); the race it guards cannot happen there.
-  if (testDbKind === 'postgres') it(
-    'a duplicate committed while the batch waited for its accounts is seen after the locks: a replay, no rerun',
-    async () => {
+  // Both ways a batch runs: one statement (a plain entry; it declines and the careful way answers)
+  // and the careful way itself (an entry with a beforeCommit).
+  if (testDbKind === 'postgres') {
+    for (const way of [
+      { name: 'one statement', waitsIn: 'ledger_post_batch', options: {}, declined: 1 },
+      { name: 'careful', waitsIn: 'ledger_lock_batch', options: { beforeCommit: async () => {} }, declined: 0 },
+    ]) {
+      it(`a duplicate committed while the batch (${way.name}) waited for its accounts is seen after the locks: a replay, no rerun`, async () => {
+        const batcher = new LedgerBatcher(t.db);
+        const from = await fundedAccount(1_000n);
+        const to = await newAccount();
+        const key = `race-key-${way.waitsIn}`;
+        let release!: () => void;
+        const gate = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        let posted!: () => void;
+        const firstPosted = new Promise<void>((resolve) => {
+          posted = resolve;
+        });
+        const first = t.db.transaction(async (tx) => {
+          const result = await postEntry(tx, transfer(from, to, 50n, { idempotencyKey: key }));
+          posted();
+          await gate;
+          return result;
+        });
+        await firstPosted;
+        const second = batcher.post(transfer(from, to, 50n, { idempotencyKey: key }), way.options);
+        // Wait until the batch is blocked on the first transaction's row locks.
+        for (;;) {
+          const waiting = await t.db.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`, [`%${way.waitsIn}%`]);
+          if (waiting.length > 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        release();
+        const [a, b] = await Promise.all([first, second]);
+        expect(a.replayed).toBe(false);
+        expect(b).toMatchObject({ entryId: a.entryId, replayed: true });
+        expect(batcher.stats()).toMatchObject({ savepointReruns: 0, declinedOneStatementBatches: way.declined });
+        expect(await entriesWithKey(key)).toBe(1);
+        expect(await available(from)).toBe(950n);
+      });
+    }
+
+    it('a connection lost during the one statement: every caller hears the outcome is unknown, nothing is run again, a retry with the key posts once', async () => {
       const batcher = new LedgerBatcher(t.db);
       const from = await fundedAccount(1_000n);
       const to = await newAccount();
@@ -373,31 +461,125 @@ describe('ledger group commit (LedgerBatcher)', () => {
       const gate = new Promise<void>((resolve) => {
         release = resolve;
       });
-      let posted!: () => void;
-      const firstPosted = new Promise<void>((resolve) => {
-        posted = resolve;
+      let locked!: () => void;
+      const holding = new Promise<void>((resolve) => {
+        locked = resolve;
       });
-      const first = t.db.transaction(async (tx) => {
-        const result = await postEntry(tx, transfer(from, to, 50n, { idempotencyKey: 'race-key-1' }));
-        posted();
+      // Another transaction holds the account, so the batch's statement waits inside the server.
+      const holder = t.db.transaction(async (tx) => {
+        await tx.query('SELECT 1 FROM ledger_accounts WHERE id = $1 FOR UPDATE', [from]);
+        locked();
         await gate;
-        return result;
       });
-      await firstPosted;
-      const second = batcher.post(transfer(from, to, 50n, { idempotencyKey: 'race-key-1' }));
-      // Wait until the batch is blocked on the first transaction's row locks.
-      for (;;) {
-        const waiting = await t.db.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%ledger_lock_batch%'`);
-        if (waiting.length > 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 10));
+      await holding;
+      const lost = batcher.post(transfer(from, to, 30n, { idempotencyKey: 'lost-connection-1' }));
+      const settled = lost.then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      let pid: number | undefined;
+      while (pid === undefined) {
+        const [waiting] = await t.db.query<{ pid: number }>(
+          `SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%ledger_post_batch%'`,
+        );
+        pid = waiting?.pid;
+        if (pid === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
       }
+      await t.db.query('SELECT pg_terminate_backend($1)', [pid]);
+      const error = (await settled) as LedgerBatchError;
+      expect(error).toBeInstanceOf(LedgerBatchError);
+      expect(error.outcome).toBe('unknown');
+      expect(batcher.stats()).toMatchObject({ failedBatches: 1, declinedOneStatementBatches: 0, savepointReruns: 0 });
       release();
-      const [a, b] = await Promise.all([first, second]);
-      expect(a.replayed).toBe(false);
-      expect(b).toMatchObject({ entryId: a.entryId, replayed: true });
-      expect(batcher.stats().savepointReruns).toBe(0);
-      expect(await entriesWithKey('race-key-1')).toBe(1);
-      expect(await available(from)).toBe(950n);
-    },
-  );
+      await holder;
+      expect(await entriesWithKey('lost-connection-1')).toBe(0);
+      // The caller does what "unknown" asks: the same entry under the same key, which posts once.
+      expect(await batcher.post(transfer(from, to, 30n, { idempotencyKey: 'lost-connection-1' }))).toMatchObject({ replayed: false });
+      expect(await batcher.post(transfer(from, to, 30n, { idempotencyKey: 'lost-connection-1' }))).toMatchObject({ replayed: true });
+      expect(await entriesWithKey('lost-connection-1')).toBe(1);
+      expect(await available(from)).toBe(970n);
+    });
+  }
+});
+
+// A database of its own: the frozen moves below are bare postings (no hold rows), which the
+// ledger check of the other tests would report.
+describe('ledger group commit: the one statement against the domain rules', () => {
+  let t: TestDb;
+  beforeAll(async () => {
+    t = await createTestDb();
+  });
+  afterAll(() => t.dispose());
+
+  it('random plain batches: exactly the answers and balances of applyEntry run entry by entry (seeded)', async () => {
+    const seed = Number(process.env.LEDGER_BATCH_SEED ?? Date.now() % 2 ** 31);
+    let state = seed || 1;
+    // xorshift32: the same batches for the same seed.
+    const random = (below: number) => {
+      state ^= state << 13;
+      state ^= state >>> 17;
+      state ^= state << 5;
+      return (state >>> 0) % below;
+    };
+    const batcher = new LedgerBatcher(t.db);
+    const treasury = await ensurePlatformAccount(t.db, 'treasury', 'USDT', { allowNegative: true });
+    const accounts: bigint[] = [];
+    for (let n = 1; n <= 5; n += 1) {
+      const [row] = await t.db.query<{ id: bigint }>(
+        `INSERT INTO users (username, password_hash, invite_code) VALUES ($1, 'x', $2) RETURNING id`,
+        [`randombatch${n}`, `RNDB${String(n).padStart(4, '0')}`],
+      );
+      const account = await ensureUserAccount(t.db, row!.id, 'coin', 'USDT');
+      const fund = BigInt(10 + random(40));
+      await t.db.transaction((tx) => postEntry(tx, { reason: 'demo.fund', postings: transferPostings(treasury, account, 'USDT', fund), at }));
+      accounts.push(account);
+    }
+    for (const account of accounts) {
+      const held = BigInt(random(8));
+      if (held > 0n) await t.db.transaction((tx) => postEntry(tx, { reason: 'demo.hold', postings: placeHoldPostings(account, 'USDT', held), at }));
+    }
+    const before = batcher.stats();
+    const rounds = 60;
+    for (let round = 0; round < rounds; round += 1) {
+      const model = new Map<bigint, AccountBalance>();
+      for (const id of accounts) {
+        const view = (await readAccount(t.db, id))!;
+        model.set(id, { accountId: id, asset: 'USDT', availableMinor: view.availableMinor, frozenMinor: view.frozenMinor, allowNegative: false });
+      }
+      const entries: Posting[][] = Array.from({ length: 1 + random(8) }, () => {
+        const a = accounts[random(accounts.length)]!;
+        const b = accounts.filter((id) => id !== a)[random(accounts.length - 1)]!;
+        const amountMinor = BigInt(1 + random(30));
+        const kind = random(4);
+        return kind === 0 ? placeHoldPostings(a, 'USDT', amountMinor) : kind === 1 ? releaseHoldPostings(a, 'USDT', amountMinor) : transferPostings(a, b, 'USDT', amountMinor);
+      });
+      const expected = entries.map((postings) => {
+        try {
+          for (const balance of applyEntry(model, postings).values()) model.set(balance.accountId, balance);
+          return 'fulfilled';
+        } catch (error) {
+          expect(error).toBeInstanceOf(LedgerError);
+          return 'rejected';
+        }
+      });
+      const { results } = await behindBlocker(batcher, () => entries.map((postings) => batcher.post({ reason: 'transfer.user', postings, at })));
+      expect(results.map((r) => r.status), `seed ${seed}, round ${round}`).toEqual(expected);
+      for (const id of accounts) {
+        const view = (await readAccount(t.db, id))!;
+        expect({ available: view.availableMinor, frozen: view.frozenMinor }, `seed ${seed}, round ${round}`).toEqual({
+          available: model.get(id)!.availableMinor,
+          frozen: model.get(id)!.frozenMinor,
+        });
+      }
+    }
+    const after = batcher.stats();
+    // Every round was first offered to the one statement; it wrote those where every entry passed.
+    expect(after.oneStatementBatches - before.oneStatementBatches + after.declinedOneStatementBatches - before.declinedOneStatementBatches).toBe(rounds);
+    expect(after.oneStatementBatches - before.oneStatementBatches).toBeGreaterThan(0);
+    expect(after.declinedOneStatementBatches - before.declinedOneStatementBatches).toBeGreaterThan(0);
+    // Every invariant but one: the frozen moves here are bare postings, with no hold rows behind them.
+    const problems = (await checkLedger(t.db)).problems.filter((problem) => !problem.startsWith('frozen parts that differ from their open holds'));
+    expect(problems).toEqual([]);
+  });
+
 });
