@@ -368,7 +368,6 @@ function isWellFormed(input: EntryInput): boolean {
 async function postPlainBatch(db: Db, items: readonly QueuedEntry[]): Promise<Outcome[] | 'declined'> {
   const accounts = plainBatchAccounts(items);
   if (!accounts) return 'declined';
-  const arrays = entryArrays(items);
   const [row] = await db.query<{
     entry_ids: readonly (string | bigint)[] | null;
     locked_ids: readonly (string | bigint)[] | null;
@@ -386,18 +385,7 @@ async function postPlainBatch(db: Db, items: readonly QueuedEntry[]): Promise<Ou
       accounts.map((account) => account.frozenChangeMinor.toString()),
       accounts.map((account) => account.availableLowMinor.toString()),
       accounts.map((account) => account.frozenLowMinor.toString()),
-      arrays.reasons,
-      arrays.referenceTypes,
-      arrays.referenceIds,
-      arrays.idempotencyKeys,
-      arrays.hashes,
-      arrays.memos,
-      arrays.createdAts,
-      arrays.postingEntry,
-      arrays.postingAccount,
-      arrays.postingAsset,
-      arrays.postingBucket,
-      arrays.postingAmount,
+      ...entryColumns(items),
     ],
     { statementName: 'ledger_post_batch' },
   );
@@ -634,8 +622,12 @@ async function runBeforeCommits(tx: Queryable, entries: readonly { item: QueuedE
 }
 
 /** Writes the accepted entries, their postings and the changed balances (ledger_write_batch); answers the entry ids in input order. */
-/** The entries of a batch as the column arrays ledger_write_batch and ledger_post_batch take (postings point at their entry's 1-based position). */
-function entryArrays(entries: readonly { input: EntryInput; hash: string }[]) {
+/**
+ * The entries of a batch as the twelve column arrays ledger_write_batch and ledger_post_batch both
+ * take last, in their order: reasons, reference types and ids, idempotency keys, postings hashes,
+ * memos, times; then per posting its entry's 1-based position, account, asset, bucket, amount.
+ */
+function entryColumns(entries: readonly { input: EntryInput; hash: string }[]): unknown[][] {
   const postingEntry: number[] = [];
   const postingAccount: string[] = [];
   const postingAsset: string[] = [];
@@ -650,20 +642,20 @@ function entryArrays(entries: readonly { input: EntryInput; hash: string }[]) {
       postingAmount.push(posting.amountMinor.toString());
     }
   });
-  return {
-    reasons: entries.map((entry) => entry.input.reason),
-    referenceTypes: entries.map((entry) => entry.input.referenceType ?? null),
-    referenceIds: entries.map((entry) => entry.input.referenceId ?? null),
-    idempotencyKeys: entries.map((entry) => entry.input.idempotencyKey ?? null),
-    hashes: entries.map((entry) => entry.hash),
-    memos: entries.map((entry) => entry.input.memo ?? null),
-    createdAts: entries.map((entry) => entry.input.at.toISOString()),
+  return [
+    entries.map((entry) => entry.input.reason),
+    entries.map((entry) => entry.input.referenceType ?? null),
+    entries.map((entry) => entry.input.referenceId ?? null),
+    entries.map((entry) => entry.input.idempotencyKey ?? null),
+    entries.map((entry) => entry.hash),
+    entries.map((entry) => entry.input.memo ?? null),
+    entries.map((entry) => entry.input.at.toISOString()),
     postingEntry,
     postingAccount,
     postingAsset,
     postingBucket,
     postingAmount,
-  };
+  ];
 }
 
 /** Writes the accepted entries, their postings and the changed balances (ledger_write_batch); answers the entry ids in input order. */
@@ -672,7 +664,6 @@ export async function writeEntries(
   entries: readonly { input: EntryInput; hash: string }[],
   balances: readonly AccountBalance[],
 ): Promise<bigint[]> {
-  const arrays = entryArrays(entries);
   const [row] = await tx.query<{ ids: readonly (string | bigint)[] }>(
     `SELECT ledger_write_batch($1::bigint[], $2::numeric[], $3::numeric[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
                                $9::text[], $10::timestamptz[], $11::int[], $12::bigint[], $13::text[], $14::text[], $15::numeric[]) AS ids`,
@@ -680,18 +671,7 @@ export async function writeEntries(
       balances.map((balance) => balance.accountId.toString()),
       balances.map((balance) => balance.availableMinor.toString()),
       balances.map((balance) => balance.frozenMinor.toString()),
-      arrays.reasons,
-      arrays.referenceTypes,
-      arrays.referenceIds,
-      arrays.idempotencyKeys,
-      arrays.hashes,
-      arrays.memos,
-      arrays.createdAts,
-      arrays.postingEntry,
-      arrays.postingAccount,
-      arrays.postingAsset,
-      arrays.postingBucket,
-      arrays.postingAmount,
+      ...entryColumns(entries),
     ],
   );
   const ids = (row?.ids ?? []).map((id) => BigInt(id));
