@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPhoneContext, openLoggedIn } from './helpers/browser.ts';
+import { launchBrowser, newPhoneContext, openLoggedIn, putSessionOnDevice } from './helpers/browser.ts';
 import { fundUser } from './helpers/ledger.ts';
 import { type E2eServer, registerUser, startServer, uniqueUsername } from './helpers/server.ts';
 
@@ -40,11 +40,11 @@ describe('market tab', () => {
     context = await newPhoneContext(browser, server.baseUrl);
     const page = await context.newPage();
     const tickers = countRequests(page, '/home/market/tickers');
-    await page.goto('/login');
-    await page.evaluate(({ token, userId }) => {
-      localStorage.setItem('token', token);
-      localStorage.setItem('userId', userId);
-    }, user);
+    // Every market has a recorded price before the page asks for the list: just after the server
+    // starts one may not have yet, and the page then rightly asks again when its first tick comes.
+    const pricedMarkets = async () => (await server.db.query<{ n: number }>('SELECT count(DISTINCT symbol)::int AS n FROM market_ticks'))[0]!.n;
+    await expect.poll(pricedMarkets, { timeout: 10_000 }).toBe(server.market!.symbols.length);
+    await putSessionOnDevice(page, user);
     await page.goto('/news');
 
     await expect.poll(() => page.getByTestId('market-list').locator('.market-row').count()).toBe(server.market!.symbols.length);
@@ -137,11 +137,7 @@ describe('market tab', () => {
         route.send(message);
       });
     });
-    await page.goto('/login');
-    await page.evaluate(({ token, userId }) => {
-      localStorage.setItem('token', token);
-      localStorage.setItem('userId', userId);
-    }, user);
+    await putSessionOnDevice(page, user);
     await page.goto('/news');
     // The first tick comes 0.2–0.6 s after the page's load event here; on a busy machine past the
     // poll's default second, so it gets the same allowance as the reconnection below.

@@ -46,14 +46,23 @@ export async function openLoggedIn(
   const page = await context.newPage();
   const { pushFrames } = options;
   if (pushFrames) page.on('websocket', (socket) => socket.on('framereceived', ({ payload }) => pushFrames.push(String(payload))));
-  // A page of the site must be open before its localStorage can be written.
-  await page.goto('/login');
+  await putSessionOnDevice(page, session);
+  await page.goto(path);
+  return page;
+}
+
+/**
+ * Writes a session into the site's localStorage, as a login leaves it, from a document of the site
+ * that runs none of the app (`/healthz`): a page of the app could still be starting when the token
+ * appears and act on it (the login screen sends a device with a session to `/index`, whose first
+ * reads then count among the next page's requests).
+ */
+export async function putSessionOnDevice(page: Page, session: { token: string; userId: string }): Promise<void> {
+  await page.goto('/healthz');
   await page.evaluate(({ token, userId }) => {
     localStorage.setItem('token', token);
     localStorage.setItem('userId', userId);
   }, session);
-  await page.goto(path);
-  return page;
 }
 
 /**

@@ -67,4 +67,21 @@ describe('queueTick: pushed ticks written into the cached market list once per f
     frames.shift()!();
     expect(client.getQueryData(tickersKey)).toBe(before);
   });
+
+  it('a tick of a market the list does not show yet refetches the list, once per market', async () => {
+    const client = new QueryClient();
+    client.setQueryData(tickersKey, { items: [ticker('BTC/USDT', '30', '100.00000000')] });
+    const refetches = vi.spyOn(client, 'invalidateQueries').mockResolvedValue();
+    // A market the server had no tick of when the list was fetched, ticking now.
+    queueTick(client, tick('XRP/USDT', '31', '0.50000000'));
+    frames.shift()!();
+    expect(refetches).toHaveBeenCalledTimes(1);
+    expect(refetches).toHaveBeenCalledWith({ queryKey: tickersKey });
+    // Asked about once: its next ticks, and ticks of listed markets, do not ask again.
+    queueTick(client, tick('XRP/USDT', '32', '0.51000000'));
+    queueTick(client, tick('BTC/USDT', '33', '101.00000000'));
+    frames.shift()!();
+    expect(refetches).toHaveBeenCalledTimes(1);
+    expect(client.getQueryData<{ items: Ticker[] }>(tickersKey)!.items.map((item) => item.last.tickId)).toEqual(['33']);
+  });
 });

@@ -35,6 +35,15 @@ async function fetchTickers(client: QueryClient): Promise<TickersAnswer> {
 const pending = new Map<string, RecordedTick>();
 let flushScheduled = false;
 
+/**
+ * Markets whose ticks came while the list did not show them, each asked about once. The list holds
+ * the markets that had a recorded tick when it was fetched (a market's first tick may come later:
+ * a server just started, a market just added); its row, in its place and with its 24 h figures,
+ * comes from the server, so such a tick refetches the list. Once per market: a tick of a market
+ * the server does not list never makes the page ask again and again.
+ */
+const askedAbout = new Set<string>();
+
 /** Every market's newest pending tick written into the cached list in one update. */
 function writePending(client: QueryClient) {
   flushScheduled = false;
@@ -48,6 +57,11 @@ function writePending(client: QueryClient) {
   let items: readonly Ticker[] = current.items;
   for (const tick of ticks) items = applyTick(items, tick);
   if (items !== current.items) client.setQueryData<TickersAnswer>(tickersKey, { ...current, items: [...items] });
+  const unlisted = ticks.filter((tick) => !askedAbout.has(tick.symbol) && !current.items.some((ticker) => ticker.symbol === tick.symbol));
+  if (unlisted.length > 0) {
+    for (const tick of unlisted) askedAbout.add(tick.symbol);
+    void client.invalidateQueries({ queryKey: tickersKey });
+  }
 }
 
 /**
@@ -67,7 +81,8 @@ export function queueTick(client: QueryClient, tick: RecordedTick) {
 /**
  * The market list (ADR 0026): one query fetched over HTTP once, then kept live by the ticks pushed
  * on `/ws`, written into the cache (so a price never asks the server again, and the list stays
- * fresh while ticks flow). It is fetched again when the push connection says ticks were missed.
+ * fresh while ticks flow). It is fetched again when the push connection says ticks were missed,
+ * and when a market missing from it sends its first tick.
  */
 export function useTickers(): TickersState {
   const client = useQueryClient();
