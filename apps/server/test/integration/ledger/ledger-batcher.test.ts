@@ -412,6 +412,18 @@ describe('ledger group commit (LedgerBatcher)', () => {
   // Both ways a batch runs: one statement (a plain entry; it declines and the careful way answers)
   // and the careful way itself (an entry with a beforeCommit).
   if (testDbKind === 'postgres') {
+    /** The server session whose statement names `functionName` once it waits for a row lock. */
+    const blockedOnLockIn = async (functionName: string): Promise<number> => {
+      for (;;) {
+        const [waiting] = await t.db.query<{ pid: number }>(
+          `SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`,
+          [`%${functionName}%`],
+        );
+        if (waiting) return waiting.pid;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+
     for (const way of [
       { name: 'one statement', waitsIn: 'ledger_post_batch', options: {}, declined: 1 },
       { name: 'careful', waitsIn: 'ledger_lock_batch', options: { beforeCommit: async () => {} }, declined: 0 },
@@ -438,11 +450,7 @@ describe('ledger group commit (LedgerBatcher)', () => {
         await firstPosted;
         const second = batcher.post(transfer(from, to, 50n, { idempotencyKey: key }), way.options);
         // Wait until the batch is blocked on the first transaction's row locks.
-        for (;;) {
-          const waiting = await t.db.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`, [`%${way.waitsIn}%`]);
-          if (waiting.length > 0) break;
-          await new Promise((resolve) => setTimeout(resolve, 10));
-        }
+        await blockedOnLockIn(way.waitsIn);
         release();
         const [a, b] = await Promise.all([first, second]);
         expect(a.replayed).toBe(false);
@@ -477,14 +485,7 @@ describe('ledger group commit (LedgerBatcher)', () => {
         () => undefined,
         (error: unknown) => error,
       );
-      let pid: number | undefined;
-      while (pid === undefined) {
-        const [waiting] = await t.db.query<{ pid: number }>(
-          `SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%ledger_post_batch%'`,
-        );
-        pid = waiting?.pid;
-        if (pid === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      const pid = await blockedOnLockIn('ledger_post_batch');
       await t.db.query('SELECT pg_terminate_backend($1)', [pid]);
       const error = (await settled) as LedgerBatchError;
       expect(error).toBeInstanceOf(LedgerBatchError);
