@@ -24,6 +24,8 @@ import { rateLimitStoreFromConfig } from './http/rate-limit-store.ts';
 import { buildOpenApiDocument, renderApiReference } from './http/openapi.ts';
 import { optionsAdminRoutes, optionsRoutes } from './http/routes/options.routes.ts';
 import { startOptionsSettler } from './use-cases/options/settle-option-orders.ts';
+import { leverageRoutes } from './http/routes/leverage.routes.ts';
+import { startTriggerEngine } from './use-cases/leverage/trigger-engine.ts';
 import { registerRoute, type RouteHandler, type RouteHooks } from './http/route.ts';
 import { adminRoutes } from './http/routes/admin.routes.ts';
 import { staffRoutes } from './http/routes/staff.routes.ts';
@@ -58,6 +60,7 @@ export const allRoutes: readonly RouteHandler[] = [
   ...p2pAdminRoutes,
   ...optionsRoutes,
   ...optionsAdminRoutes,
+  ...leverageRoutes,
 ] as RouteHandler[];
 
 /** A year, never revalidated: for files whose name changes whenever their content does. */
@@ -98,6 +101,11 @@ export interface BuildAppOptions {
   chainWatchIntervalMs?: number;
   /** Run the contract settler every this many ms while the app is open (main.ts: OPTIONS_SETTLE_INTERVAL_MS; tests settle by hand). */
   optionsSettleIntervalMs?: number;
+  /**
+   * Run the leverage trigger engine while the app is open: a pass whenever this node takes in new
+   * recorded ticks and every this many ms (main.ts: LEVERAGE_ENGINE_INTERVAL_MS; tests run passes by hand).
+   */
+  leverageEngineIntervalMs?: number;
   logger?: FastifyServerOptions['logger'];
   /**
    * The Redis key prefix of the per-address HTTP limit when REDIS_URL is set (default
@@ -249,6 +257,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (options.optionsSettleIntervalMs) {
     const settler = startOptionsSettler(deps, options.optionsSettleIntervalMs);
     app.addHook('onClose', () => settler.stop());
+  }
+  if (options.leverageEngineIntervalMs) {
+    const engine = startTriggerEngine(deps, options.leverageEngineIntervalMs);
+    const stopWaking = options.market instanceof MarketService ? options.market.onTicks(() => engine.wake()) : () => {};
+    app.addHook('onClose', async () => {
+      stopWaking();
+      await engine.stop();
+    });
   }
   // The push connection /ws. It opens on every app, with or without a MarketService: a user's
   // events must not depend on whether the process was built with a market (main.ts always passes

@@ -55,6 +55,7 @@ const app = await buildApp({
   events,
   chainWatchIntervalMs: config.CHAIN_CHECK_INTERVAL_MS,
   optionsSettleIntervalMs: config.OPTIONS_SETTLE_INTERVAL_MS,
+  leverageEngineIntervalMs: config.LEVERAGE_ENGINE_INTERVAL_MS,
 });
 if (keyWasGenerated) {
   app.log.warn(`generated an upload encryption key in ${config.DATA_DIR}; set UPLOAD_ENCRYPTION_KEY on any shared or production deployment`);

@@ -20,5 +20,6 @@ export * from './withdrawals/review.ts';
 export * from './wallet/index.ts';
 export * from './p2p/order-machine.ts';
 export * from './options/contracts.ts';
+export * from './leverage/index.ts';
 export * from './staff/staff-accounts.ts';
 export * from './staff/two-person-rule.ts';

@@ -252,6 +252,34 @@ const envSchema = z.object({
   OPTIONS_OPEN_TICK_MAX_AGE_MS: z.coerce.number().int().min(500).max(60_000).default(5_000),
   /** Time between two passes of the settler over due orders (every node runs it; SKIP LOCKED shares the work). */
   OPTIONS_SETTLE_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(250),
+
+  // Leveraged and futures positions (issue 16, ADR 0034). Every number below is published on the trade screen.
+  /** The house's limit of open entry notional per market and side, whole USDT: an order beyond it is refused. */
+  LEVERAGE_EXPOSURE_LIMIT_USDT: z.coerce.number().int().min(1).max(1_000_000_000_000).default(5_000_000),
+  /** Futures funding every 8 hours, parts per million of the notional at the mark (positive: longs pay). */
+  LEVERAGE_FUNDING_RATE_PPM: z.coerce.number().int().min(-10_000).max(10_000).default(100),
+  /** Per-market funding rates, `SYMBOL:ppm` comma-separated; markets not listed take LEVERAGE_FUNDING_RATE_PPM. */
+  LEVERAGE_FUNDING_RATES: z
+    .string()
+    .default('')
+    .transform((text, context) => {
+      const rates = new Map<string, number>();
+      for (const part of text.split(',').map((item) => item.trim()).filter(Boolean)) {
+        const match = /^([A-Z0-9]{2,10}\/[A-Z0-9]{2,10}):(-?\d{1,5})$/.exec(part);
+        if (!match || Math.abs(Number(match[2])) > 10_000) {
+          context.addIssue({ code: 'custom', message: `"${part}" is not SYMBOL:ppm with |ppm| ≤ 10000` });
+          return z.NEVER;
+        }
+        rates.set(match[1]!, Number(match[2]));
+      }
+      return rates;
+    }),
+  /** Interest on the borrowed part of a leveraged position every hour, parts per million. */
+  LEVERAGE_INTEREST_RATE_PPM: z.coerce.number().int().min(0).max(10_000).default(5),
+  /** Orders are refused while the market's last recorded tick is older than this. */
+  LEVERAGE_OPEN_TICK_MAX_AGE_MS: z.coerce.number().int().min(500).max(60_000).default(5_000),
+  /** Time between two passes of the trigger engine when no recorded tick wakes it. */
+  LEVERAGE_ENGINE_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
 });
 
 export type Config = z.infer<typeof envSchema>;

@@ -24,14 +24,44 @@ function idempotencyKeyOf(header: string | string[] | undefined): string {
   return key;
 }
 
-/** JSON with object keys sorted, so the same request always hashes the same. */
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+/**
+ * JSON with object keys sorted, so the same request always hashes the same. Iterative, not
+ * recursive: a body of a few kilobytes can nest thousands of arrays deep, which JSON.parse accepts
+ * and a recursive walk would answer with a stack overflow (a 500) instead of the contract's 400.
+ */
+export function stableJson(root: unknown): string {
+  const out: string[] = [];
+  // Each item is a value to write, or a piece of text (a separator or a closing bracket).
+  const work: ({ value: unknown } | string)[] = [{ value: root }];
+  while (work.length > 0) {
+    const item = work.pop()!;
+    if (typeof item === 'string') {
+      out.push(item);
+      continue;
+    }
+    const { value } = item;
+    if (Array.isArray(value)) {
+      out.push('[');
+      work.push(']');
+      for (let index = value.length - 1; index >= 0; index -= 1) {
+        work.push({ value: value[index] });
+        if (index > 0) work.push(',');
+      }
+    } else if (value && typeof value === 'object') {
+      const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      out.push('{');
+      work.push('}');
+      for (let index = entries.length - 1; index >= 0; index -= 1) {
+        const [key, child] = entries[index]!;
+        work.push({ value: child });
+        work.push(`${JSON.stringify(key)}:`);
+        if (index > 0) work.push(',');
+      }
+    } else {
+      out.push(String(JSON.stringify(value)));
+    }
   }
-  return JSON.stringify(value);
+  return out.join('');
 }
 
 type Parsed<T> = [T] extends [z.ZodType] ? z.output<T> : undefined;

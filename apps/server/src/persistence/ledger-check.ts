@@ -12,7 +12,8 @@ const SAMPLE = 20;
 /**
  * The reconciliation check (`npm run ledger:check`): every entry sums to zero per asset; every
  * posting is in its account's asset; every balance equals the sum of its postings; no user balance
- * is negative; every account's frozen part equals its open holds.
+ * is negative; every account's frozen part equals its open holds; contracts and leveraged positions
+ * match their holds, and the platform accounts only they post to match their records.
  */
 export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
   const problems: string[] = [];
@@ -69,6 +70,40 @@ export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
        LEFT JOIN (SELECT -sum(profit_minor) AS result FROM option_orders WHERE status <> 'open') s ON true
       WHERE a.user_id IS NULL AND a.kind = 'options_house' AND a.label = '' AND a.asset = 'USDT'
         AND a.available_minor <> coalesce(s.result, 0)`,
+  );
+  // Leveraged and futures positions (issue 16, ADR 0034): an open position's margin is its open
+  // hold, a closed one's hold is closed; the house, the insurance fund and the leverage fee
+  // account hold exactly the sums of the positions' events (nothing else posts to them); the
+  // house's open exposure per market and side is the sum of its open positions' entry notionals.
+  await check(
+    'positions whose margin hold does not match their state',
+    `SELECT p.id, p.status, p.margin_minor::text AS margin, h.status AS hold_status, h.amount_minor::text AS held
+       FROM leverage_positions p JOIN ledger_holds h ON h.id = p.hold_id
+      WHERE (p.status = 'open' AND (h.status <> 'open' OR h.amount_minor <> p.margin_minor))
+         OR (p.status <> 'open' AND h.status = 'open')`,
+  );
+  await check(
+    'leverage platform balances that differ from the positions\' events',
+    `WITH sums AS (
+       SELECT coalesce(-sum(pnl_minor) FILTER (WHERE kind IN ('close', 'take_profit', 'stop_loss', 'liquidation')), 0)
+                - coalesce(sum(margin_change_minor) FILTER (WHERE kind IN ('funding', 'interest')), 0) AS house,
+              coalesce(sum(insurance_minor), 0) AS insurance,
+              coalesce(sum(fee_minor), 0) AS fees
+         FROM leverage_position_events)
+     SELECT a.kind, a.available_minor::text AS balance,
+            (CASE a.kind WHEN 'leverage_house' THEN s.house WHEN 'insurance_fund' THEN s.insurance ELSE s.fees END)::text AS from_events
+       FROM ledger_accounts a CROSS JOIN sums s
+      WHERE a.user_id IS NULL AND a.asset = 'USDT'
+        AND ((a.kind = 'leverage_house' AND a.label = '') OR (a.kind = 'insurance_fund' AND a.label = '') OR (a.kind = 'fees' AND a.label = 'leverage'))
+        AND a.available_minor <> (CASE a.kind WHEN 'leverage_house' THEN s.house WHEN 'insurance_fund' THEN s.insurance ELSE s.fees END)`,
+  );
+  await check(
+    'house exposures that differ from the open positions',
+    `SELECT e.symbol, e.side, e.open_notional_minor::text AS exposure, coalesce(p.open, 0)::text AS open_positions
+       FROM leverage_exposures e
+       LEFT JOIN (SELECT symbol, side, sum(entry_notional_minor) AS open FROM leverage_positions WHERE status = 'open' GROUP BY symbol, side) p
+         ON p.symbol = e.symbol AND p.side = e.side
+      WHERE e.open_notional_minor <> coalesce(p.open, 0)`,
   );
   const [counts] = await db.query<{ accounts: number; entries: number; postings: number; open_holds: number }>(
     `SELECT (SELECT count(*) FROM ledger_accounts)::int AS accounts, (SELECT count(*) FROM journal_entries)::int AS entries,

@@ -1,4 +1,4 @@
-import { captureHoldPostings, mergePostings, placeHoldPostings, releaseHoldPostings } from '@keel/domain';
+import { captureHoldPostings, mergePostings, placeHoldPostings, releaseHoldPostings, transferPostings } from '@keel/domain';
 import type { Queryable } from './db.ts';
 import { postEntry, toMinor } from './ledger.store.ts';
 
@@ -30,15 +30,31 @@ async function assetOf(tx: Queryable, accountId: bigint): Promise<string> {
  */
 export async function placeHold(
   tx: Queryable,
-  input: { accountId: bigint; amountMinor: bigint; referenceType: string; referenceId: string; idempotencyKey?: string; at: Date },
+  input: {
+    accountId: bigint;
+    amountMinor: bigint;
+    referenceType: string;
+    referenceId: string;
+    idempotencyKey?: string;
+    /** The entry's reason; `hold.place` unless told. */
+    reason?: string;
+    /** Also pays these from the same available balance, in the same entry (a position's opening fee). */
+    alsoPay?: readonly { toAccountId: bigint; amountMinor: bigint }[];
+    at: Date;
+  },
 ): Promise<{ holdId: bigint; placedEntryId: bigint; replayed: boolean }> {
   const asset = await assetOf(tx, input.accountId);
+  const payments = (input.alsoPay ?? []).filter((payment) => payment.amountMinor !== 0n);
+  if (payments.some((payment) => payment.amountMinor < 0n)) throw new RangeError('a payment with a hold is positive');
   const posted = await postEntry(tx, {
-    reason: 'hold.place',
+    reason: input.reason ?? 'hold.place',
     referenceType: input.referenceType,
     referenceId: input.referenceId,
     idempotencyKey: input.idempotencyKey,
-    postings: placeHoldPostings(input.accountId, asset, input.amountMinor),
+    postings: mergePostings([
+      ...placeHoldPostings(input.accountId, asset, input.amountMinor),
+      ...payments.flatMap((payment) => transferPostings(input.accountId, payment.toAccountId, asset, payment.amountMinor)),
+    ]),
     at: input.at,
   });
   if (posted.replayed) {

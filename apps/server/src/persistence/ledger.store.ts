@@ -5,7 +5,7 @@ import type { Queryable } from './db.ts';
 /** Account types a user holds (spec section 3). */
 export type UserAccountKind = 'coin' | 'fiat' | 'innovation' | 'defi' | 'leveraged' | 'options';
 /** Platform accounts, in the same ledger. */
-export type PlatformAccountKind = 'treasury' | 'fees' | 'options_house' | 'insurance_fund' | 'hot_wallet';
+export type PlatformAccountKind = 'treasury' | 'fees' | 'options_house' | 'leverage_house' | 'insurance_fund' | 'hot_wallet';
 
 /** Money columns are numeric(78,0); both drivers hand them over as text. */
 export const toMinor = (value: unknown): bigint => BigInt(String(value));

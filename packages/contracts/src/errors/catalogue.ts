@@ -172,6 +172,12 @@ export const errorCatalogue = {
   RISK_DISCLOSURE_REQUIRED: { status: 400, msg: 'risk disclosure not accepted' },
   // Keel (issue 7: "trading can be switched off per product by configuration"): fires on an order for a product the operator switched off.
   PRODUCT_CLOSED: { status: 400, msg: 'trading is closed for this product' },
+  // Keel (issue 16: leverage "limited by notional brackets"): fires on an order whose leverage the product or the bracket of its notional does not allow.
+  LEVERAGE_NOT_ALLOWED: { status: 400, msg: 'leverage not allowed for this position size' },
+  // Keel (issue 16: take-profit and stop-loss): fires on a take-profit or stop-loss already crossed, or a stop-loss past the liquidation price.
+  TRIGGER_PRICE_INVALID: { status: 400, msg: 'take-profit or stop-loss price not allowed' },
+  // Keel (issue 16: "a published house exposure limit per market and side"): fires on an order that would take the house past it.
+  EXPOSURE_LIMIT_REACHED: { status: 400, msg: 'position limit of this market reached' },
 } as const satisfies Record<string, { status: number; msg: string }>;
 
 export type ErrorKey = keyof typeof errorCatalogue;

@@ -97,6 +97,16 @@ import {
   listStaffOptionOrdersContract,
   placeOptionOrderContract,
 } from './options/options.contracts.ts';
+import {
+  acceptLeverageDisclosureContract,
+  changePositionMarginContract,
+  closePositionContract,
+  getLeverageOverviewContract,
+  getPositionContract,
+  listPositionsContract,
+  openPositionContract,
+  setPositionTriggersContract,
+} from './leverage/leverage.contracts.ts';
 import { listMessagesContract, markMessagesReadContract, meContract, setLanguageContract, unreadContract } from './user/user.contracts.ts';
 import {
   bindContactContract,
@@ -138,6 +148,7 @@ export * from './wallet/wallet-admin.contracts.ts';
 export * from './p2p/p2p.contracts.ts';
 export * from './options/options.contracts.ts';
 export * from './options/options.addresses.ts';
+export * from './leverage/leverage.contracts.ts';
 export * from '../ws/market.events.ts';
 export * from '../ws/user.events.ts';
 
@@ -256,4 +267,12 @@ export const allContracts = [
   getOptionOrderContract,
   getOptionsHouseContract,
   listStaffOptionOrdersContract,
+  getLeverageOverviewContract,
+  acceptLeverageDisclosureContract,
+  openPositionContract,
+  closePositionContract,
+  changePositionMarginContract,
+  setPositionTriggersContract,
+  listPositionsContract,
+  getPositionContract,
 ] as const;

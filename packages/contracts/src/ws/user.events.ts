@@ -11,12 +11,15 @@ import { idSchema } from '../http/common.ts';
  * - `p2p.chat` — a chat message in an order the user is a party to was sent or withdrawn; the
  *   client fetches it over HTTP.
  * - `options.order` — one of the user's contracts was placed or settled; `status` is its status.
+ * - `leverage.position` — one of the user's leveraged or futures positions opened, changed, or was
+ *   closed (by the user, a take-profit, a stop-loss or liquidation); `status` is its status.
  */
 export const userEventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('message'), unread: z.literal(true) }),
   z.object({ kind: z.literal('p2p.order'), orderId: idSchema, status: z.string().min(1).max(40) }),
   z.object({ kind: z.literal('p2p.chat'), orderId: idSchema, messageId: idSchema }),
   z.object({ kind: z.literal('options.order'), orderId: idSchema, status: z.string().min(1).max(40) }),
+  z.object({ kind: z.literal('leverage.position'), positionId: idSchema, status: z.string().min(1).max(40) }),
 ]);
 
 export type UserEvent = z.infer<typeof userEventSchema>;

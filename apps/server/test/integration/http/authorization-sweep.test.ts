@@ -39,6 +39,7 @@ const objectKinds = [
   'chatImageUnappealed',
   'chatUpload',
   'optionOrder',
+  'position',
   'quote',
   'message',
   'staff',
@@ -201,6 +202,18 @@ const CASES: Record<string, SweepCase> = {
   // Contracts
   'GET /home/options/orders/:orderId': { attempts: (a) => [{ url: `/home/options/orders/${a.optionOrder}` }] },
   'GET /home/admin/options/orders': { attempts: (a) => [{ url: `/home/admin/options/orders?userId=${a.user}` }] },
+  // Leveraged and futures positions
+  'GET /home/leverage/positions/:positionId': { attempts: (a) => [{ url: `/home/leverage/positions/${a.position}` }] },
+  'POST /home/leverage/positions/:positionId/close': { attempts: (a) => [{ url: `/home/leverage/positions/${a.position}/close`, body: {} }] },
+  'POST /home/leverage/positions/:positionId/margin': {
+    attempts: (a) => [
+      { url: `/home/leverage/positions/${a.position}/margin`, body: { direction: 'add', amount: '1' } },
+      { url: `/home/leverage/positions/${a.position}/margin`, body: { direction: 'remove', amount: '1' } },
+    ],
+  },
+  'POST /home/leverage/positions/:positionId/triggers': {
+    attempts: (a) => [{ url: `/home/leverage/positions/${a.position}/triggers`, body: { takeProfitPrice: null, stopLossPrice: null } }],
+  },
 };
 
 /**
@@ -306,6 +319,7 @@ async function ownersState() {
     order: read(`/home/p2p/orders/${objects.p2pOrder}`),
     chat: read(`/home/p2p/orders/${objects.p2pOrder}/chat`),
     optionOrder: read(`/home/options/orders/${objects.optionOrder}`),
+    position: read(`/home/leverage/positions/${objects.position}`),
     messages: read('/home/user/messages'),
     uploads: Promise.all([objects.verificationUpload, objects.depositProof, objects.chatUpload].map(uploadStatus)),
     quote: t.db.query('SELECT * FROM swap_quotes WHERE id = $1', [objects.quote]),
@@ -379,6 +393,12 @@ beforeAll(async () => {
     call(t.app, 'POST', '/home/options/orders', alice.token, { symbol: 'BTC/USDT', direction: 'up', cycleSeconds: 30, amount: '100' }),
     'option order',
   );
+  await fund(t.db, alice.userId, 'USDT', '500', 'leveraged');
+  await ok(call(t.app, 'POST', '/home/leverage/disclosure', alice.token, { version: 1 }), 'leverage disclosure');
+  const position = await ok(
+    call(t.app, 'POST', '/home/leverage/positions', alice.token, { product: 'futures', symbol: 'BTC/USDT', side: 'long', margin: '100', leverage: 20 }),
+    'position',
+  );
   const quote = await ok(call(t.app, 'POST', '/home/assets/swap/quote', alice.token, { fromAsset: 'USDT', toAsset: 'BTC', amount: '10' }), 'swap quote');
   const sessions = await ok(call(t.app, 'GET', '/home/user/sessions', alice.token), 'sessions');
   const messages = await ok(call(t.app, 'GET', '/home/user/messages', alice.token), 'messages');
@@ -405,6 +425,7 @@ beforeAll(async () => {
     chatImageUnappealed: chatImageUnappealed.id,
     chatUpload,
     optionOrder: optionOrder.id,
+    position: position.id,
     quote: quote.quoteId,
     message: unreadMessage.id,
     staff: sallyAccount.id,

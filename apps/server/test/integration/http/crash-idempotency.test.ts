@@ -15,6 +15,7 @@ import { adTerms, postAd, trader } from '../../helpers/p2p.ts';
 import { createStaff, createTestApp, type TestApp } from '../../helpers/test-app.ts';
 import { bindAddress, type Call, call, fund, TEST_XPUB, walletUser, type WalletUser } from '../../helpers/wallet.ts';
 import { optionsTrader } from '../options/options-helpers.ts';
+import { leverageTrader } from '../leverage/leverage-helpers.ts';
 
 // Issue 13, defect 2 (ADR 0019): a request commits its effect, then the process dies before the
 // answer reaches the client — the route's seam `afterHandlerCommitted` throws SimulatedCrash, so no
@@ -84,6 +85,15 @@ async function approvedWithdrawal() {
   return pending;
 }
 
+/** A 20x futures long of 0.03998 BTC (100 USDT margin) on BTC/USDT. */
+async function openLeveragePosition() {
+  const user = await leverageTrader(t.app, t.db, name('crashpos'), '500');
+  await tick('BTC/USDT', '50000');
+  const opened = await call(t.app, 'POST', '/home/leverage/positions', user.token, { product: 'futures', symbol: 'BTC/USDT', side: 'long', margin: '100', leverage: 20 });
+  if (opened.code !== 200) throw new Error(`open: ${opened.msg}`);
+  return { user, positionId: opened.data.id as string };
+}
+
 const withdrawalStatus = (id: string) => t.db.query('SELECT status, closing_entry_id::text FROM withdrawals WHERE id = $1', [id]);
 
 /** A seller's ad of 500 USDT and a buyer's order of 100 USDT on it, in `state`. */
@@ -115,6 +125,8 @@ async function everything() {
     entries: await rows('SELECT count(*)::int AS n FROM journal_entries'),
     holds: await rows('SELECT id::text, status, amount_minor::text FROM ledger_holds ORDER BY id'),
     options: await rows('SELECT id::text, status FROM option_orders ORDER BY id'),
+    positions: await rows('SELECT id::text, status, quantity_minor::text, margin_minor::text FROM leverage_positions ORDER BY id'),
+    positionEvents: await rows('SELECT count(*)::int AS n FROM leverage_position_events'),
     swaps: await rows('SELECT id::text, executed_entry_id::text FROM swap_quotes ORDER BY id'),
     ads: await rows('SELECT id::text, status, remaining_minor::text, price_fiat_minor::text FROM p2p_ads ORDER BY id'),
     orders: await rows('SELECT id::text, status FROM p2p_orders ORDER BY id'),
@@ -284,6 +296,39 @@ const scenarios: Record<string, () => Promise<Scenario>> = {
       beforeLateRetry: async () => {
         await tick('BTC/USDT', '50010');
       },
+    };
+  },
+
+  'leverage.positions.open': async () => {
+    const user = await leverageTrader(t.app, t.db, name('crashlev'), '500');
+    await tick('BTC/USDT', '50000');
+    const body = { product: 'futures', symbol: 'BTC/USDT', side: 'long', margin: '100', leverage: 20 };
+    return {
+      send: (key) => call(t.app, 'POST', '/home/leverage/positions', user.token, body, key),
+      effect: () => count('SELECT count(*)::int AS n FROM leverage_positions WHERE user_id = $1', user.userId),
+      beforeLateRetry: async () => {
+        await tick('BTC/USDT', '50010');
+      },
+    };
+  },
+
+  'leverage.positions.close': async () => {
+    const { user, positionId } = await openLeveragePosition();
+    return {
+      // Half of it: a second close under the key would take a second half.
+      send: (key) => call(t.app, 'POST', `/home/leverage/positions/${positionId}/close`, user.token, { quantity: '0.01' }, key),
+      effect: () => t.db.query('SELECT quantity_minor::text, margin_minor::text FROM leverage_positions WHERE id = $1', [positionId]),
+      beforeLateRetry: async () => {
+        await tick('BTC/USDT', '50020');
+      },
+    };
+  },
+
+  'leverage.positions.margin': async () => {
+    const { user, positionId } = await openLeveragePosition();
+    return {
+      send: (key) => call(t.app, 'POST', `/home/leverage/positions/${positionId}/margin`, user.token, { direction: 'add', amount: '10' }, key),
+      effect: () => t.db.query('SELECT margin_minor::text FROM leverage_positions WHERE id = $1', [positionId]),
     };
   },
 

@@ -6,6 +6,7 @@ import { registeredRoutes } from '../../helpers/routes.ts';
 import { createStaff, createTestApp, type TestApp } from '../../helpers/test-app.ts';
 import { call } from '../../helpers/wallet.ts';
 import { optionsTrader } from './options-helpers.ts';
+import { leverageTrader } from '../leverage/leverage-helpers.ts';
 
 // Issue 7 and decisions page §1.2: "No staff endpoint can set, edit or override a trade's result,
 // a price, or a tick." This file proves it for every route the server actually registers, three
@@ -50,8 +51,11 @@ const REVIEWED_OUTCOME_LIKE_INPUTS: Record<string, string[]> = {
   'POST /home/admin/p2p/appeals/:orderId/resolve': ['outcome'],
 };
 
-/** Input names that would let a caller say what a price, a tick or a result is. */
-const OUTCOME_FIELD = /price|tick|result|outcome|profit|payout|yield|settle|candle|close|open|rate/i;
+/**
+ * Input names that would let a caller say what a price, a tick or a result is — of a contract, or
+ * of a leveraged or futures position (issue 16: a mark price, a trigger, a liquidation, a PnL).
+ */
+const OUTCOME_FIELD = /price|tick|result|outcome|profit|payout|yield|settle|candle|close|open|rate|mark|trigger|liquidat|pnl|margin|funding|interest|leverage|stop|take/i;
 
 /** Field names of a zod object schema, nested objects and arrays included. */
 function fieldNames(schema: z.ZodType | undefined): string[] {
@@ -119,6 +123,19 @@ describe('staff routes and contract outcomes', () => {
     await settleDueOptionOrders({ db: t.db, now: () => new Date(nowMs), config: t.config });
     const openOrder = await call(t.app, 'POST', '/home/options/orders', user.token, { symbol: 'BTC/USDT', direction: 'down', cycleSeconds: 60, amount: '10' });
     expect(openOrder.code).toBe(200);
+    // A leveraged position, open, with a take-profit and a stop-loss (issue 16).
+    const trader = await leverageTrader(t.app, t.db, 'levstaffproof1');
+    await t.market!.record([{ symbol: 'BTC/USDT', price: '50000', atMs: nowMs }]);
+    const position = await call(t.app, 'POST', '/home/leverage/positions', trader.token, {
+      product: 'futures',
+      symbol: 'BTC/USDT',
+      side: 'long',
+      margin: '100',
+      leverage: 20,
+      takeProfitPrice: '60000',
+      stopLossPrice: '49000',
+    });
+    expect(position.code).toBe(200);
 
     const snapshot = async () => ({
       ticks: await t.db.query('SELECT id, symbol, price::text, observed_at_ms, source FROM market_ticks ORDER BY id'),
@@ -128,12 +145,20 @@ describe('staff routes and contract outcomes', () => {
         `SELECT id, available_minor::text, frozen_minor::text FROM ledger_accounts WHERE kind IN ('options', 'options_house') ORDER BY id`,
       ),
       settlements: await t.db.query(`SELECT id FROM journal_entries WHERE reason = 'options.settle' OR reference_type = 'option_order' ORDER BY id`),
+      positions: await t.db.query('SELECT * FROM leverage_positions ORDER BY id'),
+      positionEvents: await t.db.query('SELECT * FROM leverage_position_events ORDER BY id'),
+      cursors: await t.db.query('SELECT * FROM leverage_trigger_cursors ORDER BY symbol'),
+      exposures: await t.db.query('SELECT symbol, side, open_notional_minor::text FROM leverage_exposures ORDER BY symbol, side'),
+      leverageAccounts: await t.db.query(
+        `SELECT id, available_minor::text, frozen_minor::text FROM ledger_accounts
+         WHERE kind IN ('leveraged', 'leverage_house', 'insurance_fund') OR (kind = 'fees' AND label = 'leverage') ORDER BY id`,
+      ),
     });
     const before = await snapshot();
     expect(before.orders).toHaveLength(2);
 
     const roles = ['admin', 'compliance', 'finance', 'support', 'content', 'merchant'];
-    const ids = [settledOrder.data.id, openOrder.data.id, user.userId, opening!.tickId.toString(), closing!.tickId.toString()];
+    const ids = [settledOrder.data.id, openOrder.data.id, user.userId, opening!.tickId.toString(), closing!.tickId.toString(), position.data.id, trader.userId];
     const outcomeBody = {
       price: '1',
       openPrice: '1',
@@ -145,6 +170,15 @@ describe('staff routes and contract outcomes', () => {
       outcome: 'won',
       profit: '1000000',
       actualProfit: '1000000',
+      markPrice: '1',
+      liquidationPrice: '99999999',
+      takeProfitPrice: '1',
+      stopLossPrice: '99999999',
+      pnl: '1000000',
+      realizedPnl: '1000000',
+      margin: '0',
+      positionId: position.data.id,
+      liquidate: true,
       decision: 'approve',
       resolution: 'release',
       note: 'staff attempt',

@@ -84,6 +84,6 @@ describe('P2P events across two nodes', () => {
     const chat = await call(a.app, 'GET', `/home/p2p/orders/${orderId}/chat`, seller.token);
     expect(chat.data.items.map((item: { text: string }) => item.text)).toEqual(['sent by UPI']);
     // Nothing for the buyer reached the seller's connection, and nothing of others.
-    expect(events().every((event) => event.kind === 'message' || event.orderId === orderId)).toBe(true);
+    expect(events().every((event) => event.kind === 'message' || ('orderId' in event && event.orderId === orderId))).toBe(true);
   });
 });

@@ -29,6 +29,7 @@ export const contractIdsByUserEvent: Record<UserEvent['kind'], readonly Contract
   'p2p.order': ['p2p.order', 'p2p.orders', 'p2p.ads', 'assets.accounts', 'assets.records'],
   'p2p.chat': ['p2p.chat'],
   'options.order': ['options.orders.get', 'options.orders.list', 'options.overview', 'assets.accounts', 'assets.records'],
+  'leverage.position': ['leverage.positions.get', 'leverage.positions.list', 'leverage.overview', 'assets.accounts', 'assets.records'],
 };
 
 const byId = (ids: readonly string[]): Pick<Contract, 'id'>[] => ids.map((id) => ({ id }));
@@ -37,6 +38,7 @@ const contractsByUserEvent: Record<UserEvent['kind'], readonly Pick<Contract, 'i
   'p2p.order': byId(contractIdsByUserEvent['p2p.order']),
   'p2p.chat': byId(contractIdsByUserEvent['p2p.chat']),
   'options.order': byId(contractIdsByUserEvent['options.order']),
+  'leverage.position': byId(contractIdsByUserEvent['leverage.position']),
 };
 
 const followedContracts = [...new Map(Object.values(contractsByUserEvent).flat().map((each) => [each.id, each])).values()];

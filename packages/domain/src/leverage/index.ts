@@ -1,0 +1,4 @@
+export * from './brackets.ts';
+export * from './positions.ts';
+export * from './settlement.ts';
+export * from './triggers.ts';
