@@ -24,7 +24,7 @@ import { rateLimitStoreFromConfig } from './http/rate-limit-store.ts';
 import { buildOpenApiDocument, renderApiReference } from './http/openapi.ts';
 import { optionsAdminRoutes, optionsRoutes } from './http/routes/options.routes.ts';
 import { startOptionsSettler } from './use-cases/options/settle-option-orders.ts';
-import { leverageRoutes } from './http/routes/leverage.routes.ts';
+import { leverageAdminRoutes, leverageRoutes } from './http/routes/leverage.routes.ts';
 import { startTriggerEngine } from './use-cases/leverage/trigger-engine.ts';
 import { registerRoute, type RouteHandler, type RouteHooks } from './http/route.ts';
 import { adminRoutes } from './http/routes/admin.routes.ts';
@@ -61,6 +61,7 @@ export const allRoutes: readonly RouteHandler[] = [
   ...optionsRoutes,
   ...optionsAdminRoutes,
   ...leverageRoutes,
+  ...leverageAdminRoutes,
 ] as RouteHandler[];
 
 /** A year, never revalidated: for files whose name changes whenever their content does. */

@@ -8,7 +8,7 @@ import {
   openPositionContract,
   setPositionTriggersContract,
 } from '@keel/contracts';
-import { handler } from '../route.ts';
+import { handler, type RouteHandler } from '../route.ts';
 import { changePositionMargin, closePosition, setPositionTriggers } from '../../use-cases/leverage/manage-position.ts';
 import { acceptLeverageDisclosure, leverageOverview, openPosition } from '../../use-cases/leverage/open-position.ts';
 import { findPosition, listPositions } from '../../use-cases/leverage/position-views.ts';
@@ -31,3 +31,9 @@ export const leverageRoutes = [
   handler(listPositionsContract, ({ session, query, deps }) => listPositions(deps.db, { userId: session.user.id, ...query })),
   handler(getPositionContract, ({ session, params, deps }) => findPosition(deps.db, session.user.id, BigInt(params.positionId))),
 ];
+
+/**
+ * What staff see of positions: read only. No staff call sets a price, a mark price, a trigger, a
+ * liquidation or a PnL (test/integration/options/no-staff-outcome-routes.test.ts).
+ */
+export const leverageAdminRoutes: RouteHandler[] = [];
