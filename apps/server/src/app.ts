@@ -26,6 +26,7 @@ import { optionsAdminRoutes, optionsRoutes } from './http/routes/options.routes.
 import { startOptionsSettler } from './use-cases/options/settle-option-orders.ts';
 import { leverageAdminRoutes, leverageRoutes } from './http/routes/leverage.routes.ts';
 import { startTriggerEngine } from './use-cases/leverage/trigger-engine.ts';
+import { POSITION_CHARGES_INTERVAL_MS, startPositionCharges } from './use-cases/leverage/charge-positions.ts';
 import { registerRoute, type RouteHandler, type RouteHooks } from './http/route.ts';
 import { adminRoutes } from './http/routes/admin.routes.ts';
 import { staffRoutes } from './http/routes/staff.routes.ts';
@@ -262,9 +263,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (options.leverageEngineIntervalMs) {
     const engine = startTriggerEngine(deps, options.leverageEngineIntervalMs);
     const stopWaking = options.market instanceof MarketService ? options.market.onTicks(() => engine.wake()) : () => {};
+    // Funding and interest are hours apart; a look every half minute finds what fell due.
+    const charges = startPositionCharges(deps, POSITION_CHARGES_INTERVAL_MS);
     app.addHook('onClose', async () => {
       stopWaking();
       await engine.stop();
+      await charges.stop();
     });
   }
   // The push connection /ws. It opens on every app, with or without a MarketService: a user's
