@@ -171,13 +171,17 @@ async function marketsToJudge(db: Queryable, all: boolean): Promise<string[]> {
 }
 
 /** One pass over every market that needs one; a market done to its last tick, or busy on another node, is left. */
-export async function runTriggerPass(deps: Pick<Deps, 'db' | 'now'>, options: { all?: boolean } = {}): Promise<TriggeredClose[]> {
+export async function runTriggerPass(
+  deps: Pick<Deps, 'db' | 'now'>,
+  options: { all?: boolean; onCommitted?: (symbol: string, closed: readonly TriggeredClose[]) => void } = {},
+): Promise<TriggeredClose[]> {
   const closed: TriggeredClose[] = [];
   for (const symbol of await marketsToJudge(deps.db, options.all ?? false)) {
     for (;;) {
       const result = await runTriggerPassForMarket(deps, symbol);
       if (!result) break;
       closed.push(...result.closed);
+      if (result.closed.length > 0) options.onCommitted?.(symbol, result.closed);
       // A full read means a backlog: go on with the same market.
       if (result.ticksRead < TICKS_PER_PASS) break;
     }
@@ -211,7 +215,15 @@ export function startTriggerEngine(deps: Deps, intervalMs: number): { wake: () =
       const nowMs = Date.now();
       const all = nowMs - lastSweepMs >= SWEEP_ALL_EVERY_MS;
       if (all) lastSweepMs = nowMs;
-      const closed = await runTriggerPass(deps, { all });
+      const closed = await runTriggerPass(deps, {
+        all,
+        // Liquidations are worth a line in the log: what closed, per market, once committed.
+        onCommitted: (symbol, done) =>
+          deps.logger.info(
+            { symbol, closed: done.length, liquidated: done.filter((each) => each.status === 'liquidated').length },
+            'leverage: positions closed by their triggers',
+          ),
+      });
       if (closed.length > 0) await announceTriggered(deps, closed);
     } catch (error) {
       deps.logger.error({ err: error }, 'leverage: trigger pass failed');
