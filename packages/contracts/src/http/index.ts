@@ -107,6 +107,12 @@ import {
   openPositionContract,
   setPositionTriggersContract,
 } from './leverage/leverage.contracts.ts';
+import {
+  getLeverageExposureContract,
+  getLeverageInsuranceFundContract,
+  getStaffPositionContract,
+  listStaffPositionsContract,
+} from './leverage/leverage-admin.contracts.ts';
 import { listMessagesContract, markMessagesReadContract, meContract, setLanguageContract, unreadContract } from './user/user.contracts.ts';
 import {
   bindContactContract,
@@ -149,6 +155,7 @@ export * from './p2p/p2p.contracts.ts';
 export * from './options/options.contracts.ts';
 export * from './options/options.addresses.ts';
 export * from './leverage/leverage.contracts.ts';
+export * from './leverage/leverage-admin.contracts.ts';
 export * from '../ws/market.events.ts';
 export * from '../ws/user.events.ts';
 
@@ -275,4 +282,8 @@ export const allContracts = [
   setPositionTriggersContract,
   listPositionsContract,
   getPositionContract,
+  listStaffPositionsContract,
+  getStaffPositionContract,
+  getLeverageExposureContract,
+  getLeverageInsuranceFundContract,
 ] as const;

@@ -2,9 +2,13 @@ import {
   acceptLeverageDisclosureContract,
   changePositionMarginContract,
   closePositionContract,
+  getLeverageExposureContract,
+  getLeverageInsuranceFundContract,
   getLeverageOverviewContract,
   getPositionContract,
+  getStaffPositionContract,
   listPositionsContract,
+  listStaffPositionsContract,
   openPositionContract,
   setPositionTriggersContract,
 } from '@keel/contracts';
@@ -12,6 +16,7 @@ import { handler, type RouteHandler } from '../route.ts';
 import { changePositionMargin, closePosition, setPositionTriggers } from '../../use-cases/leverage/manage-position.ts';
 import { acceptLeverageDisclosure, leverageOverview, openPosition } from '../../use-cases/leverage/open-position.ts';
 import { findPosition, listPositions } from '../../use-cases/leverage/position-views.ts';
+import { findStaffPosition, leverageExposure, leverageInsuranceFund, listStaffPositions } from '../../use-cases/leverage/staff-views.ts';
 
 /**
  * Leveraged and futures positions (issue 16, ADR 0034). Triggers, liquidation, funding and
@@ -36,4 +41,18 @@ export const leverageRoutes = [
  * What staff see of positions: read only. No staff call sets a price, a mark price, a trigger, a
  * liquidation or a PnL (test/integration/options/no-staff-outcome-routes.test.ts).
  */
-export const leverageAdminRoutes: RouteHandler[] = [];
+export const leverageAdminRoutes: RouteHandler[] = [
+  handler(listStaffPositionsContract, ({ query, deps }) =>
+    listStaffPositions(deps.db, {
+      status: query.status,
+      product: query.product,
+      symbol: query.symbol,
+      userId: query.userId ? BigInt(query.userId) : undefined,
+      page: query.page,
+      pageSize: query.pageSize,
+    }),
+  ),
+  handler(getStaffPositionContract, ({ params, deps }) => findStaffPosition(deps.db, BigInt(params.positionId))),
+  handler(getLeverageExposureContract, ({ deps }) => leverageExposure(deps.db, deps.config)),
+  handler(getLeverageInsuranceFundContract, ({ query, deps }) => leverageInsuranceFund(deps.db, query)),
+];

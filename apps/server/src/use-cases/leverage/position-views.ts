@@ -74,7 +74,7 @@ export function positionState(row: PositionRow): PositionState {
   };
 }
 
-interface EventRow {
+export interface EventRow {
   id: bigint;
   position_id: bigint;
   kind: LeveragePositionEvent['kind'];
@@ -97,7 +97,7 @@ interface EventRow {
   entry_id: bigint | null;
 }
 
-const EVENT_COLUMNS = `id, position_id, kind, at_ms, quantity_minor::text AS quantity_minor, price::text AS price, tick_id, tick_price::text AS tick_price,
+export const EVENT_COLUMNS = `id, position_id, kind, at_ms, quantity_minor::text AS quantity_minor, price::text AS price, tick_id, tick_price::text AS tick_price,
   tick_at_ms, tick_source, mark_tick_ids, pnl_minor::text AS pnl_minor, fee_minor::text AS fee_minor, insurance_minor::text AS insurance_minor,
   payout_minor::text AS payout_minor, margin_change_minor::text AS margin_change_minor, take_profit_price::text AS take_profit_price,
   stop_loss_price::text AS stop_loss_price, period_at_ms, entry_id`;
@@ -163,7 +163,7 @@ export function toPositionView(row: PositionRow, events: readonly EventRow[]): L
 }
 
 /** How many of a position's latest events a list carries (the detail carries all). */
-const LIST_EVENTS = 5;
+export const LIST_EVENTS = 5;
 
 /** One of the user's positions with all its events; RECORD_NOT_FOUND for anyone else's. */
 export async function findPosition(db: Queryable, userId: bigint, positionId: bigint): Promise<LeveragePosition> {

@@ -214,6 +214,8 @@ const CASES: Record<string, SweepCase> = {
   'POST /home/leverage/positions/:positionId/triggers': {
     attempts: (a) => [{ url: `/home/leverage/positions/${a.position}/triggers`, body: { takeProfitPrice: null, stopLossPrice: null } }],
   },
+  'GET /home/admin/leverage/positions': { attempts: (a) => [{ url: `/home/admin/leverage/positions?userId=${a.user}` }] },
+  'GET /home/admin/leverage/positions/:positionId': { attempts: (a) => [{ url: `/home/admin/leverage/positions/${a.position}` }] },
 };
 
 /**

@@ -111,6 +111,8 @@ describe('staff routes and contract outcomes', () => {
     }
     // The options staff calls are reads.
     expect(staffContracts.filter((contract) => contract.path.includes('/options')).map((contract) => contract.method)).toEqual(['GET', 'GET']);
+    // So are the leverage staff calls: positions, one position, the house's exposure, the insurance fund (issue 16).
+    expect(staffContracts.filter((contract) => contract.path.includes('/leverage')).map((contract) => contract.method)).toEqual(['GET', 'GET', 'GET', 'GET']);
   });
 
   it('no staff route, called with every role and outcome-shaped input, changes a tick, a contract or a contract balance', async () => {
