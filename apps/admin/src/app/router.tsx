@@ -51,6 +51,12 @@ export const routes: RouteObject[] = [
       }),
       viewRoute('appeals', () => import('../features/appeals/AppealsPage.tsx'), 'AppealsPage', { param: 'orderId', component: 'AppealDetailRoute' }),
       viewRoute('options', () => import('../features/options/OptionsPage.tsx'), 'OptionsPage'),
+      viewRoute('leveragePositions', () => import('../features/leverage/LeveragePositionsPage.tsx'), 'LeveragePositionsPage', {
+        param: 'positionId',
+        component: 'PositionDetailRoute',
+      }),
+      viewRoute('leverageExposure', () => import('../features/leverage/LeverageExposurePage.tsx'), 'LeverageExposurePage'),
+      viewRoute('insuranceFund', () => import('../features/leverage/InsuranceFundPage.tsx'), 'InsuranceFundPage'),
       viewRoute('staff', () => import('../features/staff/StaffPage.tsx'), 'StaffPage', { param: 'staffId', component: 'StaffSessionsRoute' }),
       viewRoute('mysessions', () => import('../features/staff/MySessionsPage.tsx'), 'MySessionsPage'),
       { path: '*', Component: NotFoundView },

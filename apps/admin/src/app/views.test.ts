@@ -17,6 +17,19 @@ describe('the views a member is offered', () => {
     expect(viewAllowed('options', ['compliance'])).toBe(false);
   });
 
+  it('opens the positions to admin, finance and support, the house’s exposure and insurance fund to admin and finance', () => {
+    for (const role of ['admin', 'finance', 'support'] as const) expect(viewAllowed('leveragePositions', [role])).toBe(true);
+    for (const role of ['admin', 'finance'] as const) {
+      expect(viewAllowed('leverageExposure', [role])).toBe(true);
+      expect(viewAllowed('insuranceFund', [role])).toBe(true);
+    }
+    for (const role of ['compliance', 'content', 'merchant'] as const) expect(viewAllowed('leveragePositions', [role])).toBe(false);
+    for (const role of ['support', 'compliance', 'content', 'merchant'] as const) {
+      expect(viewAllowed('leverageExposure', [role])).toBe(false);
+      expect(viewAllowed('insuranceFund', [role])).toBe(false);
+    }
+  });
+
   it('sends /admin to the first view in the navigation the roles open', () => {
     expect(firstAllowedView(['admin']).path).toBe('users');
     expect(firstAllowedView(['finance']).path).toBe('users');

@@ -1,4 +1,6 @@
 import {
+  getLeverageExposureContract,
+  getLeverageInsuranceFundContract,
   getOptionsHouseContract,
   listAuditContract,
   listNotificationsContract,
@@ -6,6 +8,7 @@ import {
   listStaffContract,
   listStaffDepositsContract,
   listStaffOptionOrdersContract,
+  listStaffPositionsContract,
   listStaffWithdrawalsContract,
   listUsersContract,
   listVerificationsContract,
@@ -31,6 +34,11 @@ export const views = [
   { name: 'appeals', path: 'appeals', label: 'admin.appeals.nav', reads: [listP2pAppealsContract] },
   // Contracts, read only: the house's result (admin, finance) or every user's orders (admin, finance, support).
   { name: 'options', path: 'options', label: 'admin.options.nav', reads: [getOptionsHouseContract, listStaffOptionOrdersContract] },
+  // Leveraged and futures positions, read only: every user's positions (admin, finance, support);
+  // the house's exposure and the insurance fund (admin, finance).
+  { name: 'leveragePositions', path: 'leverage/positions', label: 'admin.leverage.nav.positions', reads: [listStaffPositionsContract] },
+  { name: 'leverageExposure', path: 'leverage/exposure', label: 'admin.leverage.nav.exposure', reads: [getLeverageExposureContract] },
+  { name: 'insuranceFund', path: 'leverage/insurance-fund', label: 'admin.leverage.nav.insuranceFund', reads: [getLeverageInsuranceFundContract] },
   // Staff accounts (role admin, ADR 0020).
   { name: 'staff', path: 'staff', label: 'admin.staff.nav', reads: [listStaffContract] },
   // Every member: the own sessions and the password.

@@ -15,6 +15,7 @@ import { emptyAsUndefined, FieldErrorText, fieldMessage, useContractForm } from 
 import { useI18n } from '../../shared/i18n.tsx';
 import { queryOf, useListQuery } from '../../shared/list-query.ts';
 import { PagedTable } from '../../shared/PagedTable.tsx';
+import { Signed } from '../../shared/Signed.tsx';
 import { useContractQuery } from '../../shared/queries.ts';
 import { Field } from '../finance/finance-shared.tsx';
 
@@ -26,30 +27,6 @@ const orderFilterSchema = queryOf(listStaffOptionOrdersContract).pick({ status: 
 type OrderFilter = z.output<typeof orderFilterSchema>;
 
 const PAGE_SIZE = 20;
-
-/**
- * The sign of a decimal string, read from its text (money never becomes a JS number here):
- * "-80.000000" is negative, "0.000000" (or "-0.000000") zero, anything else positive.
- */
-function signOf(amount: string): 'negative' | 'zero' | 'positive' {
-  if (/^[+-]?0*(\.0*)?$/.test(amount)) return 'zero';
-  return amount.startsWith('-') ? 'negative' : 'positive';
-}
-
-/**
- * A signed amount as the server sent it, with its sign always written out ("+80.000000",
- * "-80.000000") and styled by sign: a loss stands out from a gain. Always left to right, so the
- * sign stays in front of the number in Arabic too.
- */
-function Signed({ amount, testId }: { amount: string; testId?: string }) {
-  const sign = signOf(amount);
-  const text = sign === 'positive' && !amount.startsWith('+') ? `+${amount}` : amount;
-  return (
-    <span className={`signed signed-${sign}`} dir="ltr" data-testid={testId}>
-      {text}
-    </span>
-  );
-}
 
 /**
  * The house's running profit and loss: the options house ledger account next to the result summed
