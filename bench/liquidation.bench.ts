@@ -320,7 +320,7 @@ async function measure(kind: DbKind, db: Db, seeded: readonly Seeded[]) {
   const peerSeconds = (performance.now() - peerStarted) / 1000;
   await crash(db, KEEL_MARKET);
   const keelStarted = performance.now();
-  const keelClosed = await runTriggerPass({ db, now: () => new Date() }, { all: true });
+  const { closed: keelClosed } = await runTriggerPass({ db, now: () => new Date() }, { all: true });
   const keelSeconds = (performance.now() - keelStarted) / 1000;
   const reconciled = await reconcile(db, seeded);
   const result = {

@@ -98,12 +98,22 @@ export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
         AND a.available_minor <> (CASE a.kind WHEN 'leverage_house' THEN s.house WHEN 'insurance_fund' THEN s.insurance ELSE s.fees END)`,
   );
   await check(
-    'house exposures that differ from the open positions',
+    'house exposures that differ from the open positions and pending limit orders',
     `SELECT e.symbol, e.side, e.open_notional_minor::text AS exposure, coalesce(p.open, 0)::text AS open_positions
        FROM leverage_exposures e
-       LEFT JOIN (SELECT symbol, side, sum(entry_notional_minor) AS open FROM leverage_positions WHERE status = 'open' GROUP BY symbol, side) p
+       LEFT JOIN (SELECT symbol, side, sum(notional) AS open FROM (
+                    SELECT symbol, side, entry_notional_minor AS notional FROM leverage_positions WHERE status = 'open'
+                    UNION ALL
+                    SELECT symbol, side, notional_minor FROM leverage_orders WHERE status = 'pending') x GROUP BY symbol, side) p
          ON p.symbol = e.symbol AND p.side = e.side
       WHERE e.open_notional_minor <> coalesce(p.open, 0)`,
+  );
+  await check(
+    'limit orders whose hold does not match their state',
+    `SELECT o.id, o.status, h.status AS hold_status, h.amount_minor::text AS held
+       FROM leverage_orders o JOIN ledger_holds h ON h.id = o.hold_id
+      WHERE (o.status = 'pending' AND (h.status <> 'open' OR h.amount_minor <> o.margin_minor + o.fee_minor))
+         OR (o.status <> 'pending' AND (h.status = 'open' OR h.closed_entry_id IS DISTINCT FROM o.close_entry_id))`,
   );
   const [counts] = await db.query<{ accounts: number; entries: number; postings: number; open_holds: number }>(
     `SELECT (SELECT count(*) FROM ledger_accounts)::int AS accounts, (SELECT count(*) FROM journal_entries)::int AS entries,

@@ -99,6 +99,9 @@ import {
 } from './options/options.contracts.ts';
 import {
   acceptLeverageDisclosureContract,
+  cancelLimitOrderContract,
+  listLimitOrdersContract,
+  placeLimitOrderContract,
   changePositionMarginContract,
   closePositionContract,
   getLeverageOverviewContract,
@@ -282,6 +285,9 @@ export const allContracts = [
   setPositionTriggersContract,
   listPositionsContract,
   getPositionContract,
+  placeLimitOrderContract,
+  cancelLimitOrderContract,
+  listLimitOrdersContract,
   listStaffPositionsContract,
   getStaffPositionContract,
   getLeverageExposureContract,

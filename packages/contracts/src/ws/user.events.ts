@@ -13,6 +13,8 @@ import { idSchema } from '../http/common.ts';
  * - `options.order` — one of the user's contracts was placed or settled; `status` is its status.
  * - `leverage.position` — one of the user's leveraged or futures positions opened, changed, or was
  *   closed (by the user, a take-profit, a stop-loss or liquidation); `status` is its status.
+ * - `leverage.order` — one of the user's limit orders was placed, filled (a position opened) or
+ *   cancelled; `status` is its status.
  */
 export const userEventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('message'), unread: z.literal(true) }),
@@ -20,6 +22,7 @@ export const userEventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('p2p.chat'), orderId: idSchema, messageId: idSchema }),
   z.object({ kind: z.literal('options.order'), orderId: idSchema, status: z.string().min(1).max(40) }),
   z.object({ kind: z.literal('leverage.position'), positionId: idSchema, status: z.string().min(1).max(40) }),
+  z.object({ kind: z.literal('leverage.order'), orderId: idSchema, status: z.string().min(1).max(40) }),
 ]);
 
 export type UserEvent = z.infer<typeof userEventSchema>;

@@ -15,7 +15,7 @@ import {
   triggerProblem,
 } from './positions.ts';
 import { cappedToMargin, closePostings, closeSplit, fundingMinor, interestMinor, partialShare, periodTimesBetween } from './settlement.ts';
-import { firstTrigger, markPriceAt, medianPriceMinor, priceRange, type RecordedPrice, withMarkPrices } from './triggers.ts';
+import { firstLimitCross, firstTrigger, limitFillPriceMinor, markPriceAt, medianPriceMinor, priceRange, type RecordedPrice, withMarkPrices } from './triggers.ts';
 
 const usdt = (text: string) => (text.startsWith('-') ? -parseAmount(text.slice(1), 6) : parseAmount(text, 6));
 const price = (text: string) => parsePriceMinor(text);
@@ -277,5 +277,24 @@ describe('mark price and triggers', () => {
     expect(withStop?.tick.tickId).toBe(6n);
     expect(firstTrigger({ ...watch, armedAfterTickId: 9n }, priced)).toBeNull();
     expect(priceRange(priced)).toEqual({ lowPrice: price('80'), highPrice: price('99'), lowMark: price('90'), highMark: price('100') });
+  });
+});
+
+describe('limit orders', () => {
+  it('fill on the first tick at or past the limit, at the tick’s price with the spread, never worse than the limit', () => {
+    const priced = withMarkPrices([], [
+      { tickId: 1n, priceMinor: price('101'), atMs: 0 },
+      { tickId: 2n, priceMinor: price('100.02'), atMs: 1 },
+      { tickId: 3n, priceMinor: price('98'), atMs: 2 },
+    ]);
+    const long = { side: 'long' as const, limitPriceMinor: price('100.05'), armedAfterTickId: 0n };
+    expect(firstLimitCross(long, priced)?.tickId).toBe(2n);
+    // 100.02 × 1.0005 = 100.07001 is above the limit: the limit.
+    expect(limitFillPriceMinor('long', price('100.02'), price('100.05'))).toBe(price('100.05'));
+    expect(limitFillPriceMinor('long', price('98'), price('100.05'))).toBe(price('98.049'));
+    expect(firstLimitCross({ ...long, armedAfterTickId: 2n }, priced)?.tickId).toBe(3n);
+    expect(firstLimitCross({ side: 'short', limitPriceMinor: price('101'), armedAfterTickId: 0n }, priced)?.tickId).toBe(1n);
+    expect(limitFillPriceMinor('short', price('101'), price('101'))).toBe(price('101'));
+    expect(limitFillPriceMinor('short', price('105'), price('101'))).toBe(price('104.9475'));
   });
 });

@@ -1,4 +1,4 @@
-import { liquidationCrossed, type PositionSide, stopLossCrossed, takeProfitCrossed } from './positions.ts';
+import { liquidationCrossed, openFillPriceMinor, type PositionSide, stopLossCrossed, takeProfitCrossed } from './positions.ts';
 
 /**
  * The mark price and the triggers (ADR 0034). Every price that closes, triggers or liquidates a
@@ -93,6 +93,29 @@ export function firstTrigger(watch: TriggerWatch, ticks: readonly PricedTick[]):
 /** Whether a recorded price reaches a limit order that opens: a long's at or below its limit, a short's at or above. */
 export function limitCrossed(side: PositionSide, limitPriceMinor: bigint, priceMinor: bigint): boolean {
   return side === 'long' ? priceMinor <= limitPriceMinor : priceMinor >= limitPriceMinor;
+}
+
+/**
+ * The fill price of a limit order on the tick that crossed it: the tick's price with the published
+ * spread, as for a market order, but never worse than the limit (a long pays at most its limit, a
+ * short receives at least its limit).
+ */
+export function limitFillPriceMinor(side: PositionSide, tickPriceMinor: bigint, limitPriceMinor: bigint): bigint {
+  const withSpread = openFillPriceMinor(side, tickPriceMinor);
+  if (side === 'long') return withSpread < limitPriceMinor ? withSpread : limitPriceMinor;
+  return withSpread > limitPriceMinor ? withSpread : limitPriceMinor;
+}
+
+/** The first of `ticks` (in recording order, after `armedAfterTickId`) whose price reaches a limit order's limit. */
+export function firstLimitCross(
+  order: { side: PositionSide; limitPriceMinor: bigint; armedAfterTickId: bigint },
+  ticks: readonly PricedTick[],
+): PricedTick | null {
+  for (const tick of ticks) {
+    if (tick.tickId <= order.armedAfterTickId) continue;
+    if (limitCrossed(order.side, order.limitPriceMinor, tick.priceMinor)) return tick;
+  }
+  return null;
 }
 
 /** The extremes of a run of ticks: what one indexed query per market and side needs to find every position a tick crossed. */

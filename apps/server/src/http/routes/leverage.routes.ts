@@ -1,5 +1,8 @@
 import {
   acceptLeverageDisclosureContract,
+  cancelLimitOrderContract,
+  listLimitOrdersContract,
+  placeLimitOrderContract,
   changePositionMarginContract,
   closePositionContract,
   getLeverageExposureContract,
@@ -15,6 +18,7 @@ import {
 import { handler, type RouteHandler } from '../route.ts';
 import { changePositionMargin, closePosition, setPositionTriggers } from '../../use-cases/leverage/manage-position.ts';
 import { acceptLeverageDisclosure, leverageOverview, openPosition } from '../../use-cases/leverage/open-position.ts';
+import { cancelLimitOrder, listLimitOrders, placeLimitOrder } from '../../use-cases/leverage/limit-orders.ts';
 import { findPosition, listPositions } from '../../use-cases/leverage/position-views.ts';
 import { findStaffPosition, leverageExposure, leverageInsuranceFund, listStaffPositions } from '../../use-cases/leverage/staff-views.ts';
 
@@ -35,6 +39,9 @@ export const leverageRoutes = [
   handler(setPositionTriggersContract, ({ session, params, body, deps }) => setPositionTriggers(deps, session.user.id, BigInt(params.positionId), body)),
   handler(listPositionsContract, ({ session, query, deps }) => listPositions(deps.db, { userId: session.user.id, ...query })),
   handler(getPositionContract, ({ session, params, deps }) => findPosition(deps.db, session.user.id, BigInt(params.positionId))),
+  handler(placeLimitOrderContract, ({ session, body, idempotency, deps }) => placeLimitOrder(deps, session.user.id, body, idempotency)),
+  handler(cancelLimitOrderContract, ({ session, params, idempotency, deps }) => cancelLimitOrder(deps, session.user.id, BigInt(params.orderId), idempotency)),
+  handler(listLimitOrdersContract, ({ session, query, deps }) => listLimitOrders(deps.db, { userId: session.user.id, ...query })),
 ];
 
 /**

@@ -17,7 +17,7 @@ import { postEntriesTogether } from '../../persistence/ledger-bulk.store.ts';
 import { type EntryInput, toMinor } from '../../persistence/ledger.store.ts';
 import { publishToUser } from '../../realtime/publish.ts';
 import { fundingRatePpm, leveragePlatformAccounts, shareMarketCursor } from './leverage-support.ts';
-import { chargeIntervalOf } from './open-position.ts';
+import { chargeIntervalOf } from './position-writes.ts';
 import { POSITION_COLUMNS, type PositionRow, positionState } from './position-views.ts';
 
 /** How often each node looks for positions whose funding or interest fell due. */

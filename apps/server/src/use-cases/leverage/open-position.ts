@@ -1,7 +1,6 @@
 import { AppError, LEVERAGE_RISK_DISCLOSURE_VERSION, type LeverageOverview, type LeveragePosition } from '@keel/contracts';
 import {
   FUNDING_INTERVAL_MS,
-  INTEREST_INTERVAL_MS,
   LedgerError,
   LEVERAGE_PRODUCTS,
   LIQUIDATION_FEE_BPS,
@@ -13,6 +12,7 @@ import {
   MARK_PRICE_WINDOW_MS,
   NOTIONAL_BRACKETS,
   OPEN_SPREAD_BPS,
+  type OpenQuote,
   openFillPriceMinor,
   parsePriceMinor,
   PRICE_SCALE,
@@ -20,8 +20,6 @@ import {
   quoteOpen,
   TRADING_FEE_BPS,
   formatAmount,
-  formatPriceMinor,
-  initialMarginMinor,
   triggerProblem,
 } from '@keel/domain';
 import type { Deps } from '../../deps.ts';
@@ -41,6 +39,7 @@ import {
   shareMarketCursor,
 } from './leverage-support.ts';
 import { findPosition, formatMarginUsdt, markPricesOf } from './position-views.ts';
+import { insertOpenedPositions } from './position-writes.ts';
 
 const percentOfBps = (bps: bigint | number) => formatAmount(BigInt(bps), 2);
 
@@ -113,9 +112,26 @@ export function parseTriggerPrice(text: string | null, field: string): bigint | 
   return text === null ? null : parseUserAmount(text, PRICE_SCALE, field);
 }
 
-/** The first period time of funding (futures) or interest (leveraged) after a moment: charges start from there. */
-export function chargeIntervalOf(product: LeverageProduct): number {
-  return product === 'futures' ? FUNDING_INTERVAL_MS : INTEREST_INTERVAL_MS;
+/**
+ * The checks every order makes before it looks at a price, in order: identity verification, the
+ * accepted disclosure, the product and market, the margin, the trigger prices' format.
+ */
+export async function checkOrderTerms(deps: Deps, userId: bigint, input: OpenPositionInput) {
+  if ((await verificationStatesOf(deps.db, userId)).tier === 0) throw new AppError('IDENTITY_VERIFICATION_REQUIRED');
+  if (!(await disclosureAcceptedAt(deps.db, userId))) throw new AppError('RISK_DISCLOSURE_REQUIRED', { version: LEVERAGE_RISK_DISCLOSURE_VERSION });
+  if (!LEVERAGE_PRODUCTS.includes(input.product) || !deps.config.MARKET_SYMBOLS.includes(input.symbol)) throw new AppError('PRODUCT_NOT_FOUND');
+  return {
+    marginMinor: parseUserAmount(input.margin, MARGIN_SCALE, 'margin'),
+    takeProfitPriceMinor: parseTriggerPrice(input.takeProfitPrice, 'takeProfitPrice'),
+    stopLossPriceMinor: parseTriggerPrice(input.stopLossPrice, 'stopLossPrice'),
+  };
+}
+
+/** The quote an order opens at, or the catalogue's refusal of it. */
+export function acceptedQuote(result: ReturnType<typeof quoteOpen>): OpenQuote {
+  if (result.ok) return result.quote;
+  if (result.problem === 'quantity_zero') throw new AppError('AMOUNT_OUT_OF_RANGE', { field: 'margin', problem: 'below_min' });
+  throw new AppError('LEVERAGE_NOT_ALLOWED', { problem: result.problem, maxLeverage: result.maxLeverage });
 }
 
 export interface OpenPositionInput {
@@ -143,13 +159,7 @@ export async function openPosition(
   input: OpenPositionInput,
   idempotency?: IdempotentRequest<LeveragePosition>,
 ): Promise<LeveragePosition> {
-  if ((await verificationStatesOf(deps.db, userId)).tier === 0) throw new AppError('IDENTITY_VERIFICATION_REQUIRED');
-  if (!(await disclosureAcceptedAt(deps.db, userId))) throw new AppError('RISK_DISCLOSURE_REQUIRED', { version: LEVERAGE_RISK_DISCLOSURE_VERSION });
-  if (!LEVERAGE_PRODUCTS.includes(input.product) || !deps.config.MARKET_SYMBOLS.includes(input.symbol)) throw new AppError('PRODUCT_NOT_FOUND');
-  const marginMinor = parseUserAmount(input.margin, MARGIN_SCALE, 'margin');
-  const takeProfitPriceMinor = parseTriggerPrice(input.takeProfitPrice, 'takeProfitPrice');
-  const stopLossPriceMinor = parseTriggerPrice(input.stopLossPrice, 'stopLossPrice');
-
+  const { marginMinor, takeProfitPriceMinor, stopLossPriceMinor } = await checkOrderTerms(deps, userId, input);
   const now = deps.now();
   const nowMs = now.getTime();
   const tick = freshTick(deps, input.symbol, nowMs);
@@ -161,11 +171,7 @@ export async function openPosition(
     leverage: input.leverage,
     fillPriceMinor: openFillPriceMinor(input.side, tickPriceMinor),
   });
-  if (!result.ok) {
-    if (result.problem === 'quantity_zero') throw new AppError('AMOUNT_OUT_OF_RANGE', { field: 'margin', problem: 'below_min' });
-    throw new AppError('LEVERAGE_NOT_ALLOWED', { problem: result.problem, maxLeverage: result.maxLeverage });
-  }
-  const quote = result.quote;
+  const quote = acceptedQuote(result);
   const problem = triggerProblem(input.side, { takeProfitPriceMinor, stopLossPriceMinor }, tickPriceMinor, quote.liquidationPriceMinor);
   if (problem) throw new AppError('TRIGGER_PRICE_INVALID', { problem });
 
@@ -186,64 +192,30 @@ export async function openPosition(
         alsoPay: [{ toAccountId: feeAccountId, amountMinor: quote.feeMinor }],
         at: now,
       });
-      // The number a person quotes: L (leveraged) or F (futures), the UTC day, the id.
-      const positionNo = `${input.product === 'futures' ? 'F' : 'L'}${now.toISOString().slice(0, 10).replaceAll('-', '')}${id.toString().padStart(8, '0')}`;
-      const armedAfter = cursorTickId > tick.tickId ? cursorTickId : tick.tickId;
-      const interval = chargeIntervalOf(input.product);
-      await tx.query(
-        `INSERT INTO leverage_positions (id, position_no, user_id, account_id, product, symbol, side, leverage, entry_price, quantity_minor,
-           entry_notional_minor, initial_margin_minor, margin_minor, hold_id, liquidation_price, take_profit_price, stop_loss_price,
-           armed_after_tick_id, opened_at_ms, open_tick_id, open_tick_price, open_tick_at_ms, open_tick_source, fees_minor, charged_through_ms)
-         OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)`,
-        [
+      await insertOpenedPositions(tx, [
+        {
           id,
-          positionNo,
           userId,
           accountId,
-          input.product,
-          input.symbol,
-          input.side,
-          input.leverage,
-          formatPriceMinor(quote.fillPriceMinor),
-          quote.quantityMinor.toString(),
-          quote.notionalMinor.toString(),
-          initialMarginMinor(quote.notionalMinor, input.leverage).toString(),
-          marginMinor.toString(),
+          product: input.product,
+          symbol: input.symbol,
+          side: input.side,
+          leverage: input.leverage,
+          entryPriceMinor: quote.fillPriceMinor,
+          quantityMinor: quote.quantityMinor,
+          notionalMinor: quote.notionalMinor,
+          marginMinor,
+          feeMinor: quote.feeMinor,
           holdId,
-          quote.liquidationPriceMinor === null ? null : formatPriceMinor(quote.liquidationPriceMinor),
-          takeProfitPriceMinor === null ? null : formatPriceMinor(takeProfitPriceMinor),
-          stopLossPriceMinor === null ? null : formatPriceMinor(stopLossPriceMinor),
-          armedAfter,
-          nowMs,
-          tick.tickId,
-          tick.price,
-          tick.atMs,
-          tick.source,
-          quote.feeMinor.toString(),
-          // Charged from the first period time after opening.
-          Math.floor(nowMs / interval) * interval,
-        ],
-      );
-      await tx.query(
-        `INSERT INTO leverage_position_events (position_id, kind, at_ms, quantity_minor, price, tick_id, tick_price, tick_at_ms, tick_source,
-           fee_minor, margin_change_minor, take_profit_price, stop_loss_price, entry_id)
-         VALUES ($1, 'open', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-        [
-          id,
-          nowMs,
-          quote.quantityMinor.toString(),
-          formatPriceMinor(quote.fillPriceMinor),
-          tick.tickId,
-          tick.price,
-          tick.atMs,
-          tick.source,
-          quote.feeMinor.toString(),
-          marginMinor.toString(),
-          takeProfitPriceMinor === null ? null : formatPriceMinor(takeProfitPriceMinor),
-          stopLossPriceMinor === null ? null : formatPriceMinor(stopLossPriceMinor),
-          placedEntryId,
-        ],
-      );
+          liquidationPriceMinor: quote.liquidationPriceMinor,
+          takeProfitPriceMinor,
+          stopLossPriceMinor,
+          armedAfterTickId: cursorTickId > tick.tickId ? cursorTickId : tick.tickId,
+          openedAtMs: nowMs,
+          tick,
+          entryId: placedEntryId,
+        },
+      ]);
       const opened = await findPosition(tx, userId, id);
       await idempotency?.answerInTransaction(tx, opened);
       return opened;

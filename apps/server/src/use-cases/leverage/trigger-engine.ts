@@ -12,7 +12,8 @@ import type { Deps } from '../../deps.ts';
 import type { Queryable } from '../../persistence/db.ts';
 import { toMinor } from '../../persistence/ledger.store.ts';
 import { publishToUser } from '../../realtime/publish.ts';
-import { applyClosePlans, type ClosePlan, planClose } from './close-positions.ts';
+import { applyClosePlans, type ClosePlan, planClose, type UsedTick } from './close-positions.ts';
+import { type FilledOrder, fillCrossedOrders } from './limit-orders.ts';
 import { leveragePlatformAccounts } from './leverage-support.ts';
 import { positionColumns, type PositionRow } from './position-views.ts';
 
@@ -48,13 +49,15 @@ const toRecorded = (row: TickRow): RecordedPrice & { source: string; price: stri
  *    the others take other markets; orders and changes wait for the pass (they hold it FOR SHARE);
  * 2. read the ticks recorded after the cursor (and the few before, for the mark price), and each
  *    tick's mark price;
- * 3. per side, ONE indexed query for the open positions whose liquidation, stop-loss or
+ * 3. fill the pending limit orders the run reached (limit-orders.ts `fillCrossedOrders`, one
+ *    indexed query per side), so that the positions they open are judged on the rest of the run;
+ * 4. per side, ONE indexed query for the open positions whose liquidation, stop-loss or
  *    take-profit price the run's extremes crossed (no scan of all positions), locked FOR UPDATE in
  *    id order — waiting, not skipping: a position a user is changing is judged on its new state
  *    once the change commits (skipping it would let the cursor pass its trigger);
- * 4. for each, the first tick that fires one of its triggers (packages/domain), and the close at
+ * 5. for each, the first tick that fires one of its triggers (packages/domain), and the close at
  *    that tick's price (or the mark, for liquidation), written in batches with their entries;
- * 5. move the cursor to the last tick read.
+ * 6. move the cursor to the last tick read.
  * Everything commits together or not at all: a crash before COMMIT leaves the positions open and
  * the cursor where it was, and the next pass (on any node) does the same work again; after COMMIT
  * the positions are closed and each close's journal entry is keyed by the position, so nothing is
@@ -63,7 +66,7 @@ const toRecorded = (row: TickRow): RecordedPrice & { source: string; price: stri
 export async function runTriggerPassForMarket(
   deps: Pick<Deps, 'db' | 'now'>,
   symbol: string,
-): Promise<{ closed: TriggeredClose[]; ticksRead: number } | null> {
+): Promise<{ closed: TriggeredClose[]; filled: FilledOrder[]; ticksRead: number } | null> {
   return deps.db.transaction(async (tx) => {
     const [cursor] = await tx.query<{ last_tick_id: bigint }>(
       'SELECT last_tick_id FROM leverage_trigger_cursors WHERE symbol = $1 FOR UPDATE SKIP LOCKED',
@@ -74,7 +77,7 @@ export async function runTriggerPassForMarket(
       'SELECT id, price::text AS price, observed_at_ms, source FROM market_ticks WHERE symbol = $1 AND id > $2 ORDER BY id LIMIT $3',
       [symbol, cursor.last_tick_id, TICKS_PER_PASS],
     );
-    if (ticks.length === 0) return { closed: [], ticksRead: 0 };
+    if (ticks.length === 0) return { closed: [], filled: [], ticksRead: 0 };
     const earlier = await tx.query<TickRow>(
       'SELECT id, price::text AS price, observed_at_ms, source FROM market_ticks WHERE symbol = $1 AND id <= $2 ORDER BY id DESC LIMIT $3',
       [symbol, cursor.last_tick_id, MARK_PRICE_TICKS - 1],
@@ -82,9 +85,12 @@ export async function runTriggerPassForMarket(
     const recorded = ticks.map(toRecorded);
     const priced = withMarkPrices(earlier.reverse().map(toRecorded), recorded);
     const lastTickId = recorded.at(-1)!.tickId;
-    const closed = await closeTriggered(tx, deps, symbol, priced, recorded, lastTickId);
+    const tickById = new Map(recorded.map((tick) => [tick.tickId, { tickId: tick.tickId, price: tick.price, atMs: tick.atMs, source: tick.source }]));
+    // Limit orders first: a position a tick opens is judged on the rest of the same run.
+    const filled = await fillCrossedOrders(tx, symbol, priced, tickById, priceRange(priced), lastTickId, deps.now());
+    const closed = await closeTriggered(tx, deps, symbol, priced, tickById, lastTickId);
     await tx.query('UPDATE leverage_trigger_cursors SET last_tick_id = $2 WHERE symbol = $1', [symbol, lastTickId]);
-    return { closed, ticksRead: ticks.length };
+    return { closed, filled, ticksRead: ticks.length };
   });
 }
 
@@ -93,7 +99,7 @@ async function closeTriggered(
   deps: Pick<Deps, 'now'>,
   symbol: string,
   priced: PricedTick[],
-  recorded: (RecordedPrice & { source: string; price: string })[],
+  tickById: ReadonlyMap<bigint, UsedTick>,
   lastTickId: bigint,
 ): Promise<TriggeredClose[]> {
   const range = priceRange(priced);
@@ -119,7 +125,6 @@ async function closeTriggered(
   if (candidates.length === 0) return [];
   const now = deps.now();
   const accounts = await leveragePlatformAccounts(tx);
-  const tickById = new Map(recorded.map((tick) => [tick.tickId, tick]));
   const plans: ClosePlan[] = [];
   for (const row of candidates) {
     const event = firstTrigger(
@@ -140,7 +145,7 @@ async function closeTriggered(
         kind: event.kind,
         closeQuantityMinor: toMinor(row.quantity_minor),
         fillPriceMinor: event.fillPriceMinor,
-        tick: { tickId: tick.tickId, price: tick.price, atMs: tick.atMs, source: tick.source },
+        tick,
         markTickIds: event.kind === 'liquidation' ? event.mark.tickIds : undefined,
         accounts,
         // A position is closed by a trigger at most once: the key makes a second entry impossible.
@@ -156,7 +161,7 @@ async function closeTriggered(
 }
 
 /**
- * The markets the engine passes over now: those with open positions, and every market with a cursor
+ * The markets the engine passes over now: those with open positions or pending limit orders, and every market with a cursor
  * when `all` (a slower sweep that moves idle cursors on, so a market's first new position does not
  * start the engine on a long backlog).
  */
@@ -165,34 +170,45 @@ async function marketsToJudge(db: Queryable, all: boolean): Promise<string[]> {
     ? await db.query<{ symbol: string }>('SELECT symbol FROM leverage_trigger_cursors ORDER BY symbol')
     : await db.query<{ symbol: string }>(
         `SELECT c.symbol FROM leverage_trigger_cursors c
-         WHERE EXISTS (SELECT 1 FROM leverage_positions p WHERE p.symbol = c.symbol AND p.status = 'open') ORDER BY c.symbol`,
+         WHERE EXISTS (SELECT 1 FROM leverage_positions p WHERE p.symbol = c.symbol AND p.status = 'open')
+            OR EXISTS (SELECT 1 FROM leverage_orders o WHERE o.symbol = c.symbol AND o.status = 'pending') ORDER BY c.symbol`,
       );
   return rows.map((row) => row.symbol);
+}
+
+export interface TriggerPassResult {
+  closed: TriggeredClose[];
+  filled: FilledOrder[];
 }
 
 /** One pass over every market that needs one; a market done to its last tick, or busy on another node, is left. */
 export async function runTriggerPass(
   deps: Pick<Deps, 'db' | 'now'>,
-  options: { all?: boolean; onCommitted?: (symbol: string, closed: readonly TriggeredClose[]) => void } = {},
-): Promise<TriggeredClose[]> {
-  const closed: TriggeredClose[] = [];
+  options: { all?: boolean; onCommitted?: (symbol: string, closed: readonly TriggeredClose[], filled: readonly FilledOrder[]) => void } = {},
+): Promise<TriggerPassResult> {
+  const done: TriggerPassResult = { closed: [], filled: [] };
   for (const symbol of await marketsToJudge(deps.db, options.all ?? false)) {
     for (;;) {
       const result = await runTriggerPassForMarket(deps, symbol);
       if (!result) break;
-      closed.push(...result.closed);
-      if (result.closed.length > 0) options.onCommitted?.(symbol, result.closed);
+      done.closed.push(...result.closed);
+      done.filled.push(...result.filled);
+      if (result.closed.length > 0 || result.filled.length > 0) options.onCommitted?.(symbol, result.closed, result.filled);
       // A full read means a backlog: go on with the same market.
       if (result.ticksRead < TICKS_PER_PASS) break;
     }
   }
-  return closed;
+  return done;
 }
 
-export async function announceTriggered(deps: Pick<Deps, 'events' | 'logger'>, closed: readonly TriggeredClose[]) {
-  await Promise.all(
-    closed.map((each) => publishToUser(deps, each.userId, { kind: 'leverage.position', positionId: each.positionId.toString(), status: each.status })),
-  );
+/** Tells each user whose positions closed or whose limit orders filled; after COMMIT, never failing the pass. */
+export async function announceTriggered(deps: Pick<Deps, 'events' | 'logger'>, result: TriggerPassResult) {
+  await Promise.all([
+    ...result.closed.map((each) =>
+      publishToUser(deps, each.userId, { kind: 'leverage.position', positionId: each.positionId.toString(), status: each.status }),
+    ),
+    ...result.filled.map((each) => publishToUser(deps, each.userId, { kind: 'leverage.order', orderId: each.orderId.toString(), status: 'filled' })),
+  ]);
 }
 
 /** How often the engine sweeps every market, also the idle ones. */
@@ -215,16 +231,16 @@ export function startTriggerEngine(deps: Deps, intervalMs: number): { wake: () =
       const nowMs = Date.now();
       const all = nowMs - lastSweepMs >= SWEEP_ALL_EVERY_MS;
       if (all) lastSweepMs = nowMs;
-      const closed = await runTriggerPass(deps, {
+      const result = await runTriggerPass(deps, {
         all,
-        // Liquidations are worth a line in the log: what closed, per market, once committed.
-        onCommitted: (symbol, done) =>
+        // Liquidations are worth a line in the log: what closed and filled, per market, once committed.
+        onCommitted: (symbol, closed, filled) =>
           deps.logger.info(
-            { symbol, closed: done.length, liquidated: done.filter((each) => each.status === 'liquidated').length },
+            { symbol, closed: closed.length, liquidated: closed.filter((each) => each.status === 'liquidated').length, filled: filled.length },
             'leverage: positions closed by their triggers',
           ),
       });
-      if (closed.length > 0) await announceTriggered(deps, closed);
+      if (result.closed.length > 0 || result.filled.length > 0) await announceTriggered(deps, result);
     } catch (error) {
       deps.logger.error({ err: error }, 'leverage: trigger pass failed');
     }

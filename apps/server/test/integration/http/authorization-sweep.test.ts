@@ -40,6 +40,7 @@ const objectKinds = [
   'chatUpload',
   'optionOrder',
   'position',
+  'limitOrder',
   'quote',
   'message',
   'staff',
@@ -214,6 +215,7 @@ const CASES: Record<string, SweepCase> = {
   'POST /home/leverage/positions/:positionId/triggers': {
     attempts: (a) => [{ url: `/home/leverage/positions/${a.position}/triggers`, body: { takeProfitPrice: null, stopLossPrice: null } }],
   },
+  'POST /home/leverage/orders/:orderId/cancel': { attempts: (a) => [{ url: `/home/leverage/orders/${a.limitOrder}/cancel` }] },
   'GET /home/admin/leverage/positions': { attempts: (a) => [{ url: `/home/admin/leverage/positions?userId=${a.user}` }] },
   'GET /home/admin/leverage/positions/:positionId': { attempts: (a) => [{ url: `/home/admin/leverage/positions/${a.position}` }] },
 };
@@ -322,6 +324,7 @@ async function ownersState() {
     chat: read(`/home/p2p/orders/${objects.p2pOrder}/chat`),
     optionOrder: read(`/home/options/orders/${objects.optionOrder}`),
     position: read(`/home/leverage/positions/${objects.position}`),
+    limitOrders: read('/home/leverage/orders?scope=open'),
     messages: read('/home/user/messages'),
     uploads: Promise.all([objects.verificationUpload, objects.depositProof, objects.chatUpload].map(uploadStatus)),
     quote: t.db.query('SELECT * FROM swap_quotes WHERE id = $1', [objects.quote]),
@@ -401,6 +404,10 @@ beforeAll(async () => {
     call(t.app, 'POST', '/home/leverage/positions', alice.token, { product: 'futures', symbol: 'BTC/USDT', side: 'long', margin: '100', leverage: 20 }),
     'position',
   );
+  const limitOrder = await ok(
+    call(t.app, 'POST', '/home/leverage/orders', alice.token, { product: 'futures', symbol: 'BTC/USDT', side: 'long', margin: '100', leverage: 20, limitPrice: '40000' }),
+    'limit order',
+  );
   const quote = await ok(call(t.app, 'POST', '/home/assets/swap/quote', alice.token, { fromAsset: 'USDT', toAsset: 'BTC', amount: '10' }), 'swap quote');
   const sessions = await ok(call(t.app, 'GET', '/home/user/sessions', alice.token), 'sessions');
   const messages = await ok(call(t.app, 'GET', '/home/user/messages', alice.token), 'messages');
@@ -428,6 +435,7 @@ beforeAll(async () => {
     chatUpload,
     optionOrder: optionOrder.id,
     position: position.id,
+    limitOrder: limitOrder.id,
     quote: quote.quoteId,
     message: unreadMessage.id,
     staff: sallyAccount.id,

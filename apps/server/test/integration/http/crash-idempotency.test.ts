@@ -127,6 +127,7 @@ async function everything() {
     options: await rows('SELECT id::text, status FROM option_orders ORDER BY id'),
     positions: await rows('SELECT id::text, status, quantity_minor::text, margin_minor::text FROM leverage_positions ORDER BY id'),
     positionEvents: await rows('SELECT count(*)::int AS n FROM leverage_position_events'),
+    limitOrders: await rows('SELECT id::text, status FROM leverage_orders ORDER BY id'),
     swaps: await rows('SELECT id::text, executed_entry_id::text FROM swap_quotes ORDER BY id'),
     ads: await rows('SELECT id::text, status, remaining_minor::text, price_fiat_minor::text FROM p2p_ads ORDER BY id'),
     orders: await rows('SELECT id::text, status FROM p2p_orders ORDER BY id'),
@@ -329,6 +330,27 @@ const scenarios: Record<string, () => Promise<Scenario>> = {
     return {
       send: (key) => call(t.app, 'POST', `/home/leverage/positions/${positionId}/margin`, user.token, { direction: 'add', amount: '10' }, key),
       effect: () => t.db.query('SELECT margin_minor::text FROM leverage_positions WHERE id = $1', [positionId]),
+    };
+  },
+
+  'leverage.orders.place': async () => {
+    const user = await leverageTrader(t.app, t.db, name('crashlim'), '500');
+    await tick('BTC/USDT', '50000');
+    const body = { product: 'futures', symbol: 'BTC/USDT', side: 'long', margin: '100', leverage: 20, limitPrice: '40000' };
+    return {
+      send: (key) => call(t.app, 'POST', '/home/leverage/orders', user.token, body, key),
+      effect: () => count('SELECT count(*)::int AS n FROM leverage_orders WHERE user_id = $1', user.userId),
+    };
+  },
+
+  'leverage.orders.cancel': async () => {
+    const user = await leverageTrader(t.app, t.db, name('crashcan'), '500');
+    await tick('BTC/USDT', '50000');
+    const placed = await call(t.app, 'POST', '/home/leverage/orders', user.token, { product: 'futures', symbol: 'BTC/USDT', side: 'long', margin: '100', leverage: 20, limitPrice: '40000' });
+    if (placed.code !== 200) throw new Error(`limit order: ${placed.msg}`);
+    return {
+      send: (key) => call(t.app, 'POST', `/home/leverage/orders/${placed.data.id}/cancel`, user.token, undefined, key),
+      effect: () => t.db.query('SELECT status, close_entry_id::text FROM leverage_orders WHERE id = $1', [placed.data.id]),
     };
   },
 

@@ -39,7 +39,7 @@ async function ticks(symbol: string, prices: readonly string[]) {
 const open = (token: string, body: Record<string, unknown>, key?: string) =>
   call(t.app, 'POST', '/home/leverage/positions', token, { product: 'futures', symbol: BTC, side: 'long', margin: '100', leverage: 20, ...body }, key);
 const position = async (token: string, id: string) => (await call(t.app, 'GET', `/home/leverage/positions/${id}`, token)).data;
-const engine = () => runTriggerPass({ db: t.db, now: () => new Date(nowMs) });
+const engine = async () => (await runTriggerPass({ db: t.db, now: () => new Date(nowMs) })).closed;
 const usdt = (text: string) => parseAmount(text, 6);
 
 async function expectLedgerHolds() {

@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 import { call, type Call } from '../../helpers/wallet.ts';
 import { leverageTrader } from './leverage-helpers.ts';
 
-// Issue 16, "a seeded random test": a long run of opens, closes (whole and part), margin added
+// Issue 16, "a seeded random test": a long run of opens (market and limit orders, some cancelled), closes (whole and part), margin added
 // and removed, take-profits and stop-losses set, prices walking and gapping in three markets, the
 // trigger engine and the funding and interest charges running between — and after EVERY step the
 // ledger check passes and no user balance is below zero. Every refusal is a catalogue 4xx, never a
@@ -56,6 +56,15 @@ describe('a seeded random run', () => {
       return formatPriceMinor(moved > 0n ? moved : 1n);
     };
 
+    const checkStep = async (step: number) => {
+      const negative = await t.db.query(
+        'SELECT id, kind, available_minor::text, frozen_minor::text FROM ledger_accounts WHERE user_id IS NOT NULL AND (available_minor < 0 OR frozen_minor < 0)',
+      );
+      expect(negative, `step ${step}`).toEqual([]);
+      const check = await checkLedger(t.db);
+      expect(check.problems, `step ${step}`).toEqual([]);
+    };
+
     for (let step = 0; step < STEPS; step += 1) {
       nowMs += 1_000;
       const roll = random.nextFloat();
@@ -78,7 +87,7 @@ describe('a seeded random run', () => {
         const leverage = 1 + Math.floor(random.nextFloat() * (product === 'futures' ? 100 : 10));
         const margin = (1 + Math.floor(random.nextFloat() * 400)).toString();
         const withTriggers = random.nextFloat() < 0.4;
-        const answer = await call(t.app, 'POST', '/home/leverage/positions', user.token, {
+        const body = {
           product,
           symbol,
           side,
@@ -86,11 +95,22 @@ describe('a seeded random run', () => {
           leverage,
           takeProfitPrice: withTriggers ? near(symbol, 5) : null,
           stopLossPrice: withTriggers ? near(symbol, 5) : null,
-        });
-        note('open', answer);
+        };
+        // A third of the orders are limit orders near the price, filled (or not) by the engine.
+        if (random.nextFloat() < 0.33) note('limit', await call(t.app, 'POST', '/home/leverage/orders', user.token, { ...body, limitPrice: near(symbol, 2) }));
+        else note('open', await call(t.app, 'POST', '/home/leverage/positions', user.token, body));
       } else {
+        const pending = (await call(t.app, 'GET', '/home/leverage/orders?scope=open&pageSize=100', user.token)).data.items as { id: string }[];
+        if (pending.length > 0 && random.nextFloat() < 0.15) {
+          note('cancel', await call(t.app, 'POST', `/home/leverage/orders/${pick(pending).id}/cancel`, user.token));
+          await checkStep(step);
+          continue;
+        }
         const positions = await openPositions(user.token);
-        if (positions.length === 0) continue;
+        if (positions.length === 0) {
+          await checkStep(step);
+          continue;
+        }
         const position = pick(positions);
         const action = random.nextFloat();
         if (action < 0.35) {
@@ -117,13 +137,10 @@ describe('a seeded random run', () => {
           counts.charges = (counts.charges ?? 0) + 1;
         }
       }
-      const negative = await t.db.query(
-        'SELECT id, kind, available_minor::text, frozen_minor::text FROM ledger_accounts WHERE user_id IS NOT NULL AND (available_minor < 0 OR frozen_minor < 0)',
-      );
-      expect(negative, `step ${step}`).toEqual([]);
-      const check = await checkLedger(t.db);
-      expect(check.problems, `step ${step}`).toEqual([]);
+      await checkStep(step);
     }
+    const [filled] = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM leverage_orders WHERE status = 'filled'`);
+    expect(filled!.n).toBeGreaterThan(10);
     const [summary] = await t.db.query<{ open: number; closed: number; liquidated: number }>(
       `SELECT count(*) FILTER (WHERE status = 'open')::int AS open, count(*) FILTER (WHERE status = 'closed')::int AS closed,
               count(*) FILTER (WHERE status = 'liquidated')::int AS liquidated FROM leverage_positions`,

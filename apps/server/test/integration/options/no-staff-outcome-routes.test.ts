@@ -138,6 +138,15 @@ describe('staff routes and contract outcomes', () => {
       stopLossPrice: '49000',
     });
     expect(position.code).toBe(200);
+    const limitOrder = await call(t.app, 'POST', '/home/leverage/orders', trader.token, {
+      product: 'futures',
+      symbol: 'BTC/USDT',
+      side: 'short',
+      margin: '100',
+      leverage: 20,
+      limitPrice: '60000',
+    });
+    expect(limitOrder.code).toBe(200);
 
     const snapshot = async () => ({
       ticks: await t.db.query('SELECT id, symbol, price::text, observed_at_ms, source FROM market_ticks ORDER BY id'),
@@ -149,6 +158,7 @@ describe('staff routes and contract outcomes', () => {
       settlements: await t.db.query(`SELECT id FROM journal_entries WHERE reason = 'options.settle' OR reference_type = 'option_order' ORDER BY id`),
       positions: await t.db.query('SELECT * FROM leverage_positions ORDER BY id'),
       positionEvents: await t.db.query('SELECT * FROM leverage_position_events ORDER BY id'),
+      limitOrders: await t.db.query('SELECT * FROM leverage_orders ORDER BY id'),
       cursors: await t.db.query('SELECT * FROM leverage_trigger_cursors ORDER BY symbol'),
       exposures: await t.db.query('SELECT symbol, side, open_notional_minor::text FROM leverage_exposures ORDER BY symbol, side'),
       leverageAccounts: await t.db.query(
@@ -160,7 +170,7 @@ describe('staff routes and contract outcomes', () => {
     expect(before.orders).toHaveLength(2);
 
     const roles = ['admin', 'compliance', 'finance', 'support', 'content', 'merchant'];
-    const ids = [settledOrder.data.id, openOrder.data.id, user.userId, opening!.tickId.toString(), closing!.tickId.toString(), position.data.id, trader.userId];
+    const ids = [settledOrder.data.id, openOrder.data.id, user.userId, opening!.tickId.toString(), closing!.tickId.toString(), position.data.id, trader.userId, limitOrder.data.id];
     const outcomeBody = {
       price: '1',
       openPrice: '1',
@@ -180,6 +190,8 @@ describe('staff routes and contract outcomes', () => {
       realizedPnl: '1000000',
       margin: '0',
       positionId: position.data.id,
+      orderId: limitOrder.data.id,
+      limitPrice: '1',
       liquidate: true,
       decision: 'approve',
       resolution: 'release',

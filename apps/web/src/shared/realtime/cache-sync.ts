@@ -30,6 +30,7 @@ export const contractIdsByUserEvent: Record<UserEvent['kind'], readonly Contract
   'p2p.chat': ['p2p.chat'],
   'options.order': ['options.orders.get', 'options.orders.list', 'options.overview', 'assets.accounts', 'assets.records'],
   'leverage.position': ['leverage.positions.get', 'leverage.positions.list', 'leverage.overview', 'assets.accounts', 'assets.records'],
+  'leverage.order': ['leverage.orders.list', 'leverage.positions.list', 'leverage.overview', 'assets.accounts', 'assets.records'],
 };
 
 const byId = (ids: readonly string[]): Pick<Contract, 'id'>[] => ids.map((id) => ({ id }));
@@ -39,6 +40,7 @@ const contractsByUserEvent: Record<UserEvent['kind'], readonly Pick<Contract, 'i
   'p2p.chat': byId(contractIdsByUserEvent['p2p.chat']),
   'options.order': byId(contractIdsByUserEvent['options.order']),
   'leverage.position': byId(contractIdsByUserEvent['leverage.position']),
+  'leverage.order': byId(contractIdsByUserEvent['leverage.order']),
 };
 
 const followedContracts = [...new Map(Object.values(contractsByUserEvent).flat().map((each) => [each.id, each])).values()];

@@ -248,7 +248,88 @@ export const getPositionContract = defineContract({
   errors: ['RECORD_NOT_FOUND'],
 });
 
+export const limitOrderStatuses = ['pending', 'filled', 'cancelled'] as const;
+
+export const limitOrderSchema = z.object({
+  id: idSchema,
+  orderNo: z.string(),
+  product: leverageProductSchema,
+  symbol: marketSymbolSchema,
+  side: positionSideSchema,
+  leverage: z.number().int(),
+  margin: usdtText,
+  fee: usdtText.describe('0.1 % of margin × leverage, frozen with the margin and charged when the order fills'),
+  notional: usdtText,
+  limitPrice: priceText,
+  takeProfitPrice: priceText.nullable(),
+  stopLossPrice: priceText.nullable(),
+  status: z.enum(limitOrderStatuses).describe('pending until a recorded tick reaches the limit; then filled (a position opened) or cancelled by the user'),
+  placedAtMs: z.number().int(),
+  closedAtMs: z.number().int().nullable(),
+  positionId: idSchema.nullable(),
+  fillTick: recordedTickSchema.nullable().describe('the recorded tick that reached the limit'),
+  placeEntryId: idSchema,
+  closeEntryId: idSchema.nullable(),
+});
+
+export const placeLimitOrderContract = defineContract({
+  id: 'leverage.orders.place',
+  method: 'POST',
+  path: '/home/leverage/orders',
+  summary:
+    'Place a limit order that opens a position when a recorded tick reaches `limitPrice` (a long at or below it, a short at or above), filled at that tick’s price with the published spread and never worse than the limit. Margin and fee are frozen now and the notional counts against the house’s exposure at once. Needs identity verification, the accepted disclosure and an Idempotency-Key header.',
+  caller: 'user',
+  idempotent: true,
+  body: z.object({
+    product: leverageProductSchema,
+    symbol: marketSymbolSchema,
+    side: positionSideSchema,
+    margin: decimalAmountSchema,
+    leverage: z.number().int().min(1).max(1_000),
+    limitPrice: decimalAmountSchema,
+    takeProfitPrice: decimalAmountSchema.nullable().default(null),
+    stopLossPrice: decimalAmountSchema.nullable().default(null),
+  }),
+  data: limitOrderSchema,
+  errors: [
+    'IDENTITY_VERIFICATION_REQUIRED',
+    'RISK_DISCLOSURE_REQUIRED',
+    'PRODUCT_NOT_FOUND',
+    'WRONG_AMOUNT',
+    'LEVERAGE_NOT_ALLOWED',
+    'AMOUNT_OUT_OF_RANGE',
+    'TRIGGER_PRICE_INVALID',
+    'EXPOSURE_LIMIT_REACHED',
+    'INSUFFICIENT_BALANCE',
+    ...orderErrors,
+  ],
+});
+
+export const cancelLimitOrderContract = defineContract({
+  id: 'leverage.orders.cancel',
+  method: 'POST',
+  path: '/home/leverage/orders/:orderId/cancel',
+  summary: 'Cancel a pending limit order: margin and fee come back to the available balance. Needs an Idempotency-Key header.',
+  caller: 'user',
+  idempotent: true,
+  params: z.object({ orderId: idSchema }),
+  data: limitOrderSchema,
+  errors: orderErrors,
+});
+
+export const listLimitOrdersContract = defineContract({
+  id: 'leverage.orders.list',
+  method: 'GET',
+  path: '/home/leverage/orders',
+  summary: 'The user’s limit orders: `open` (pending, newest first) or `history` (filled and cancelled, newest first).',
+  caller: 'user',
+  query: pageQuerySchema.extend({ scope: z.enum(['open', 'history']).default('open'), product: leverageProductSchema.optional() }),
+  data: z.object({ items: z.array(limitOrderSchema), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() }),
+  errors: [],
+});
+
 export type LeverageOverview = z.infer<typeof leverageOverviewSchema>;
 export type LeveragePosition = z.infer<typeof positionSchema>;
 export type LeveragePositionEvent = z.infer<typeof positionEventSchema>;
 export type LeverageMarkPrice = z.infer<typeof markPriceSchema>;
+export type LeverageLimitOrder = z.infer<typeof limitOrderSchema>;
