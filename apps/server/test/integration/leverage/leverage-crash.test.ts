@@ -104,10 +104,12 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const stateOf = async (db: Db) =>
-  (await db.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM leverage_positions GROUP BY status ORDER BY status')).reduce(
-    (all, row) => ({ ...all, [row.status]: row.n }),
-    {} as Record<string, number>,
+const stateOf = async (db: Db): Promise<Record<string, number>> =>
+  Object.fromEntries(
+    (await db.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM leverage_positions GROUP BY status ORDER BY status')).map((row) => [
+      row.status,
+      row.n,
+    ]),
   );
 
 describe('a crash in the middle of a liquidation sweep', () => {
