@@ -319,6 +319,18 @@ async function measure(kind: DbKind, db: Db, seeded: readonly Seeded[]) {
   const peerClosed = await peerLiquidate(db, kind === 'postgres' ? PEER_WORKERS : 1);
   const peerSeconds = (performance.now() - peerStarted) / 1000;
   await crash(db, KEEL_MARKET);
+  // The plan of the engine's query for one side (BENCH_EXPLAIN=1): index ranges, no scan of all positions.
+  const plan = process.env.BENCH_EXPLAIN
+    ? (
+        await db.query<{ 'QUERY PLAN': string }>(
+          `EXPLAIN SELECT id FROM leverage_positions
+           WHERE symbol = $1 AND side = 'long' AND status = 'open' AND armed_after_tick_id < $2
+             AND (liquidation_price >= $3::numeric OR stop_loss_price >= $4::numeric OR take_profit_price <= $5::numeric) ORDER BY id FOR UPDATE`,
+          [KEEL_MARKET, '9223372036854775807', `${CRASH_PRICE}.00000000`, `${CRASH_PRICE}.00000000`, `${OPEN_PRICE}.00000000`],
+        )
+      ).map((row) => row['QUERY PLAN'])
+    : undefined;
+  if (plan) console.log(`${kind}: the engine's query for one side:\n${plan.join('\n')}`);
   const keelStarted = performance.now();
   const { closed: keelClosed } = await runTriggerPass({ db, now: () => new Date() }, { all: true });
   const keelSeconds = (performance.now() - keelStarted) / 1000;
@@ -331,6 +343,7 @@ async function measure(kind: DbKind, db: Db, seeded: readonly Seeded[]) {
     peer_s: Number(peerSeconds.toFixed(3)),
     ratio: Number((peerSeconds / keelSeconds).toFixed(1)),
     keelClosed: keelClosed.length,
+    ...(plan ? { plan } : {}),
     peerClosed,
     targets: { keelSeconds: TARGET_SECONDS[kind], ratio: TARGET_RATIO },
     met: keelSeconds <= TARGET_SECONDS[kind] && peerSeconds / keelSeconds >= TARGET_RATIO,
