@@ -1,6 +1,7 @@
 import { ApiError, type ApiCall, type Callable, type Contract, type ContractData, type ContractInput } from '@keel/contracts';
 import {
   keepPreviousData,
+  type Query,
   QueryClient,
   type QueryKey,
   type UseMutationResult,
@@ -124,7 +125,12 @@ export function createContractHooks(api: ApiCall) {
   return { useContractQuery, useContractMutation, prefetchContract };
 }
 
-/** Marks every query of these contracts out of date (refetched where shown): for pushed events. */
-export function invalidateContracts(client: QueryClient, contracts: readonly Pick<Contract, 'id'>[]): Promise<void> {
-  return Promise.all(contracts.map((each) => client.invalidateQueries({ queryKey: contractKey(each) }))).then(() => undefined);
+/**
+ * Marks every query of these contracts out of date (refetched where shown): for pushed events.
+ * `which` narrows it to some of their queries (e.g. those whose data is older than a moment).
+ */
+export function invalidateContracts(client: QueryClient, contracts: readonly Pick<Contract, 'id'>[], which?: (query: Query) => boolean): Promise<void> {
+  return Promise.all(contracts.map((each) => client.invalidateQueries({ queryKey: contractKey(each), ...(which ? { predicate: which } : {}) }))).then(
+    () => undefined,
+  );
 }

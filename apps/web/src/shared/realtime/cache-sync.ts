@@ -1,7 +1,8 @@
 import type { Contract, UserEvent } from '@keel/contracts';
 import { invalidateContracts } from '@keel/ui';
-import { useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import type { ResyncReason } from './connection.ts';
 import { realtime, useRealtimeStatus } from './realtime.ts';
 
 /**
@@ -52,9 +53,22 @@ const followedContracts = [...new Map(Object.values(contractsByUserEvent).flat()
 const refetchedAtStart = followedContracts.filter((each) => each.id !== 'user.unread');
 
 /**
+ * What the push connection's resync makes out of date. After a gap anything may have been missed:
+ * every followed query. At the start, the followed queries (but the unread flag) whose data is
+ * older than the moment events began to flow; a query still loading then holds no newer data, so it
+ * is refetched too, and one answered since is left alone.
+ */
+export function resyncFollowedQueries(client: QueryClient, reason: ResyncReason, eventsSinceMs: number): Promise<void> {
+  if (reason === 'gap') return invalidateContracts(client, followedContracts);
+  return invalidateContracts(client, refetchedAtStart, (query) => query.state.dataUpdatedAt < eventsSinceMs);
+}
+
+/**
  * Mounted once inside the logged-in part of the app: follows the user's events on `/ws` and
- * invalidates what they change. After every `authed` (a reconnect: events in between were not
- * replayed) everything events would have refreshed is refetched.
+ * invalidates what they change. After a reconnect (events in between were not replayed) everything
+ * events would have refreshed is refetched; at the start, whatever of it was loaded before events
+ * began to flow — also when this mounts after the socket authenticated, as it does when a route's
+ * prefetch and the push connection both run before the screen commits.
  */
 export function RealtimeCacheSync(): null {
   const client = useQueryClient();
@@ -62,7 +76,7 @@ export function RealtimeCacheSync(): null {
     () =>
       realtime().onUserEvent({
         onEvent: (event) => void invalidateContracts(client, contractsByUserEvent[event.kind]),
-        onResync: (reason) => void invalidateContracts(client, reason === 'gap' ? followedContracts : refetchedAtStart),
+        onResync: (reason, eventsSinceMs) => void resyncFollowedQueries(client, reason, eventsSinceMs),
       }),
     [client],
   );

@@ -93,12 +93,16 @@ function recorder(): ChannelHandlers & { frames: WsServerFrame[]; resyncs: numbe
   return handlers;
 }
 
-function userRecorder(): UserEventHandlers & { events: UserEvent[]; resyncs: ResyncReason[] } {
+function userRecorder(): UserEventHandlers & { events: UserEvent[]; resyncs: ResyncReason[]; sinceMs: number[] } {
   const handlers = {
     events: [] as UserEvent[],
     resyncs: [] as ResyncReason[],
+    sinceMs: [] as number[],
     onEvent: (event: UserEvent) => handlers.events.push(event),
-    onResync: (reason: ResyncReason) => handlers.resyncs.push(reason),
+    onResync: (reason: ResyncReason, eventsSinceMs: number) => {
+      handlers.resyncs.push(reason);
+      handlers.sinceMs.push(eventsSinceMs);
+    },
   };
   return handlers;
 }
@@ -524,13 +528,22 @@ describe('user events', () => {
     connection.onUserEvent(early);
     last().open();
     expect(early.resyncs).toEqual([]);
+    const authedAtMs = Date.now();
     last().receive(authed());
     expect(early.resyncs).toEqual(['start']);
+    expect(early.sinceMs).toEqual([authedAtMs]);
 
-    // Joining an authenticated connection: its own load comes after authed, nothing to resync.
+    // Joining an authenticated connection later: what it stands for may have been loaded before
+    // authed (a route's prefetch runs before its screen mounts), so it hears when events began.
+    vi.advanceTimersByTime(300);
     const late = userRecorder();
     connection.onUserEvent(late);
-    expect(late.resyncs).toEqual([]);
+    expect(late.resyncs).toEqual(['start']);
+    expect(late.sinceMs).toEqual([authedAtMs]);
+    // An authed again on the same socket (a new token) changes nothing: events kept flowing.
+    last().receive(authed());
+    expect(early.resyncs).toEqual(['start']);
+    expect(late.resyncs).toEqual(['start']);
 
     // Events sent while disconnected are not replayed: everyone refetches after the next authed.
     last().drop();
@@ -539,9 +552,11 @@ describe('user events', () => {
     expect(early.resyncs).toEqual(['start']);
     last().receive(chatEvent());
     expect(early.events).toEqual([]);
+    const reauthedAtMs = Date.now();
     last().receive(authed());
     expect(early.resyncs).toEqual(['start', 'gap']);
-    expect(late.resyncs).toEqual(['gap']);
+    expect(late.resyncs).toEqual(['start', 'gap']);
+    expect(late.sinceMs).toEqual([authedAtMs, reauthedAtMs]);
   });
 
   it('sends no auth without a token, and opens no socket for user events alone', () => {

@@ -51,8 +51,10 @@ export interface ChannelHandlers {
 
 /**
  * Why user-event listeners should refetch, after an `authed`:
- * - `start`: the listener joined before the connection was authenticated; only what happened
- *   between its own HTTP load and `authed` can have been missed.
+ * - `start`: the listener had not followed events before; only data loaded before events began to
+ *   flow (`eventsSinceMs`) can have missed one. Also said to a listener that joins an already
+ *   authenticated connection: the data it stands for may have been loaded before `authed` (a route
+ *   loader's prefetch starts before the screen, and the listener, are mounted).
  * - `gap`: the listener was already following events and the connection lost them (a reconnect, or
  *   a new session): anything may have been missed.
  */
@@ -61,8 +63,12 @@ export type ResyncReason = 'start' | 'gap';
 export interface UserEventHandlers {
   /** An event for the authenticated user: a nudge to refetch over HTTP. */
   onEvent?: (event: UserEvent) => void;
-  /** The connection (re)authenticated and events may have been missed: refetch over HTTP. */
-  onResync?: (reason: ResyncReason) => void;
+  /**
+   * The connection (re)authenticated and events may have been missed: refetch over HTTP.
+   * `eventsSinceMs` is when the current socket's `authed` arrived (the device's clock): every event
+   * from then on reaches the listener.
+   */
+  onResync?: (reason: ResyncReason, eventsSinceMs: number) => void;
 }
 
 /** Reads a received frame (JSON already parsed): the frame, or null when it is not one of the contract's. */
@@ -124,6 +130,8 @@ export class RealtimeConnection {
   private authToken: string | null = null;
   /** The user the current socket authenticated as. */
   private authedUserIdValue: string | null = null;
+  /** When the current socket's `authed` arrived (Date.now()): events flow from then on. */
+  private authedAtMs = 0;
   /** A token the server refused: not sent again until the session's token is another one. */
   private refusedToken: string | null = null;
   private lastAuthState: AuthState = 'none';
@@ -175,10 +183,13 @@ export class RealtimeConnection {
    */
   onUserEvent(listener: UserEventHandlers | ((event: UserEvent) => void)): () => void {
     const handlers = typeof listener === 'function' ? { onEvent: listener } : listener;
-    // Joining an authenticated connection: the listener's own HTTP load comes after `authed`, so it
-    // misses nothing and needs no resync now.
-    const entry = { handlers, following: this.authedUserIdValue !== null };
+    // Joining an authenticated connection: it follows events from now on, and what it stands for
+    // may have been loaded before `authed` (a route's prefetch runs before the screen mounts), so
+    // it is told when events began to flow and refetches what is older.
+    const joinedAuthed = this.authedUserIdValue !== null;
+    const entry = { handlers, following: joinedAuthed };
     this.userListeners.add(entry);
+    if (joinedAuthed) handlers.onResync?.('start', this.authedAtMs);
     if (this.wanted()) {
       this.cancel('lingerTimer');
       if (this.socket === null && this.reconnectTimer === null) this.connect();
@@ -458,12 +469,13 @@ export class RealtimeConnection {
     if (this.authToken === null) return;
     const again = this.authedUserIdValue !== null;
     this.authedUserIdValue = userId;
+    if (!again) this.authedAtMs = Date.now();
     this.notifyAuth();
     if (again) return;
     for (const entry of [...this.userListeners]) {
       const reason: ResyncReason = entry.following ? 'gap' : 'start';
       entry.following = true;
-      entry.handlers.onResync?.(reason);
+      entry.handlers.onResync?.(reason, this.authedAtMs);
     }
   }
 
