@@ -5,7 +5,7 @@ import { Link, Outlet, useLocation } from 'react-router';
 import { useContractQuery } from '../shared/api/queries.ts';
 import { useI18n } from '../shared/i18n/I18nProvider.tsx';
 import { AssetsIcon, HomeIcon, MarketIcon, MineIcon, TradeIcon } from '../shared/ui/icons.tsx';
-import { isTradeIdPath } from './trade-path.ts';
+import { isTradeIdPath, isTradeProductPath } from './trade-path.ts';
 
 interface Tab {
   to: string;
@@ -18,7 +18,7 @@ interface Tab {
 
 const tabs: Tab[] = [
   { to: '/index', label: 'web.tab.home', icon: HomeIcon },
-  { to: '/trade', label: 'web.tab.trade', icon: TradeIcon, alsoActive: isTradeIdPath },
+  { to: '/trade', label: 'web.tab.trade', icon: TradeIcon, alsoActive: (pathname) => isTradeIdPath(pathname) || isTradeProductPath(pathname) },
   { to: '/news', label: 'web.tab.market', icon: MarketIcon },
   { to: '/assets', label: 'web.tab.assets', icon: AssetsIcon },
   { to: '/my', label: 'web.tab.mine', icon: MineIcon },

@@ -15,6 +15,9 @@ export const pages = {
   tabShell: () => import('./TabShell.tsx'),
   home: () => import('../routes/mobile/index/HomePage.tsx'),
   trade: () => import('../routes/mobile/trade/TradePage.tsx'),
+  // The trade tab's frame (the product switcher) and its leverage screens (issue 16).
+  tradeProducts: () => import('../routes/mobile/trade/TradeProducts.tsx'),
+  leverage: () => import('../routes/mobile/trade/LeveragePages.tsx'),
   news: () => import('../routes/mobile/news/NewsPage.tsx'),
   assets: () => import('../routes/mobile/assets/AssetsPage.tsx'),
   my: () => import('../routes/mobile/my/MyPage.tsx'),
@@ -35,6 +38,8 @@ const tabPages: Record<string, PageName> = {
   '/': 'home',
   '/index': 'home',
   '/trade': 'trade',
+  '/trade/leveraged': 'leverage',
+  '/trade/futures': 'leverage',
   '/news': 'news',
   '/assets': 'assets',
   '/my': 'my',

@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { queryClient } from '../shared/api/queries.ts';
 import { session } from '../shared/api/session.ts';
+import { webMessages } from '../shared/i18n/messages.ts';
 
 /**
  * A route loader that starts the screen's first reads (TanStack Query's prefetch) and returns at
@@ -27,3 +28,21 @@ export const tradeLoader = prefetchOnEntry((client) => {
   // module, so the requests start as soon as it has arrived, before the screen renders.
   void import('../features/options/option-queries.ts').then(({ prefetchTradeScreen }) => prefetchTradeScreen(client));
 });
+
+/**
+ * A leverage screen of the trade tab (issue 16): its first reads (useLeverage) start as soon as its
+ * chunk is in, before it renders; the screen's texts are the feature pages' (`web.leverage.*`, the `more` part of the catalogue), which
+ * the route waits for as the pages outside the tabs do, fetched beside the screen's chunk.
+ */
+export function leverageLoader(product: 'leveraged' | 'futures') {
+  const prefetch = prefetchOnEntry((client) => {
+    // From the screen's own chunk (which the route is fetching anyway): its reads name the leverage
+    // contracts, which a chunk of their own would share with the screen (ADR 0025's chunk rules).
+    void import('../routes/mobile/trade/LeveragePages.tsx').then(({ prefetchLeverageScreen }) => prefetchLeverageScreen(client, product));
+  });
+  return async () => {
+    prefetch();
+    if (session.token()) await webMessages.loadLater('more');
+    return null;
+  };
+}

@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject, useLocation } from 'react-router';
 import { lazyPage } from './lazy-page.ts';
 import { pages } from './pages.ts';
-import { tradeLoader } from './route-prefetch.ts';
+import { leverageLoader, tradeLoader } from './route-prefetch.ts';
 import { setSessionNavigator } from '../shared/api/client.ts';
 import { session } from '../shared/api/session.ts';
 import { webMessages } from '../shared/i18n/messages.ts';
@@ -18,15 +18,18 @@ import { isTradeIdPath } from './trade-path.ts';
 /** The trade tab on one market, /trade_{id}: the shell and the trade screen, each its own chunk. */
 const TradeTabOnMarket = lazy(async () => {
   tradeLoader();
-  const [{ TabShell }, { TradePage }] = await Promise.all([
+  const [{ TabShell }, { TradeProducts }, { TradePage }] = await Promise.all([
     pages.tabShell(),
+    pages.tradeProducts(),
     pages.trade(),
     webMessages.loadLater('tabs'),
   ]);
   return {
     default: () => (
       <TabShell>
-        <TradePage />
+        <TradeProducts>
+          <TradePage />
+        </TradeProducts>
       </TabShell>
     ),
   };
@@ -100,7 +103,15 @@ export const routes: RouteObject[] = [
             children: [
               { path: '/', element: <Navigate to="/index" replace /> },
               { path: '/index', lazy: lazyPage(pages.home, 'HomePage') },
-              { path: '/trade', loader: tradeLoader, lazy: lazyPage(pages.trade, 'TradePage') },
+              // The trade tab: the product switcher above the contracts, leveraged and futures screens.
+              {
+                lazy: lazyPage(pages.tradeProducts, 'TradeProducts'),
+                children: [
+                  { path: '/trade', loader: tradeLoader, lazy: lazyPage(pages.trade, 'TradePage') },
+                  { path: '/trade/leveraged', loader: leverageLoader('leveraged'), lazy: lazyPage(pages.leverage, 'LeveragedPage') },
+                  { path: '/trade/futures', loader: leverageLoader('futures'), lazy: lazyPage(pages.leverage, 'FuturesPage') },
+                ],
+              },
               { path: '/news', lazy: lazyPage(pages.news, 'NewsPage') },
               { path: '/assets', lazy: lazyPage(pages.assets, 'AssetsPage') },
               { path: '/my', lazy: lazyPage(pages.my, 'MyPage') },
