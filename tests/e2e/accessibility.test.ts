@@ -1,12 +1,13 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyUser } from '../../apps/server/test/helpers/wallet.ts';
 import { launchBrowser, newPhoneContext } from './helpers/browser.ts';
 import { type E2eServer, registerUser, startServer, uniqueUsername } from './helpers/server.ts';
 
 // axe-core on every public page of the user app and on the five tabs logged in, in a phone
 // viewport (issue 14): no serious or critical violation, one main landmark, and no report of the
-// Content-Security-Policy (ADR 0025). One server, one browser, one context.
+// Content-Security-Policy (ADR 0025). The trade tab's leverage screens (issue 16) with their order forms. One server, one browser, one context.
 
 let server: E2eServer;
 let browser: Browser;
@@ -78,6 +79,8 @@ describe('accessibility (axe-core, phone viewport)', () => {
   describe('logged in', () => {
     beforeAll(async () => {
       const session = await registerUser(server.baseUrl, uniqueUsername('axe'));
+      // Verified: the trade screens show their order forms, not the verification notice.
+      await verifyUser(server.db, session.userId);
       await page.goto('/login');
       await page.evaluate(({ token, userId }) => {
         localStorage.setItem('token', token);
@@ -88,6 +91,8 @@ describe('accessibility (axe-core, phone viewport)', () => {
     it.each([
       ['/index', byTestId('greeting')],
       ['/trade', (current: Page) => current.getByTestId('options-chart').locator('canvas')],
+      ['/trade/leveraged', byTestId('leverage-review')],
+      ['/trade/futures', byTestId('leverage-review')],
       ['/news', byTestId('market-list')],
       ['/assets', heading],
       ['/my', byTestId('logout')],

@@ -87,7 +87,7 @@ describe('assets tab', () => {
     expect(await titlesIn('accounts-folded')).toEqual(['Fiat account', 'Leveraged account']);
     expect(await page.getByTestId('balance-fiat-USDT-frozen').isVisible()).toBe(true);
     expect(await text(page, 'account-fiat-purpose')).toBe('Fiat trading (P2P and C2C); P2P trades use the coin account for now.');
-    expect(await text(page, 'account-leveraged-purpose')).toBe('Margin for leveraged and futures trading (not open yet).');
+    expect(await text(page, 'account-leveraged-purpose')).toBe('Margin for leveraged and futures trading.');
     expect(await page.getByTestId('account-innovation').count()).toBe(0);
     // The actions lead to their pages, deposit and withdraw first.
     expect(await page.locator('.asset-action').allTextContents()).toEqual(['Deposit', 'Withdraw', 'Transfer', 'Exchange', 'Records']);
