@@ -25,6 +25,8 @@ import { buildOpenApiDocument, renderApiReference } from './http/openapi.ts';
 import { optionsAdminRoutes, optionsRoutes } from './http/routes/options.routes.ts';
 import { startOptionsSettler } from './use-cases/options/settle-option-orders.ts';
 import { leverageAdminRoutes, leverageRoutes } from './http/routes/leverage.routes.ts';
+import { earnRoutes } from './http/routes/earn.routes.ts';
+import { startEarnPayouts } from './use-cases/earn/pay-interest.ts';
 import { startTriggerEngine } from './use-cases/leverage/trigger-engine.ts';
 import { POSITION_CHARGES_INTERVAL_MS, startPositionCharges } from './use-cases/leverage/charge-positions.ts';
 import { registerRoute, type RouteHandler, type RouteHooks } from './http/route.ts';
@@ -63,6 +65,7 @@ export const allRoutes: readonly RouteHandler[] = [
   ...optionsAdminRoutes,
   ...leverageRoutes,
   ...leverageAdminRoutes,
+  ...earnRoutes,
 ] as RouteHandler[];
 
 /** A year, never revalidated: for files whose name changes whenever their content does. */
@@ -108,6 +111,8 @@ export interface BuildAppOptions {
    * recorded ticks and every this many ms (main.ts: LEVERAGE_ENGINE_INTERVAL_MS; tests run passes by hand).
    */
   leverageEngineIntervalMs?: number;
+  /** Run the earn payout job (daily interest and maturities) every this many ms while the app is open (main.ts: EARN_PAYOUT_INTERVAL_MS; tests pay by hand). */
+  earnPayoutIntervalMs?: number;
   logger?: FastifyServerOptions['logger'];
   /**
    * The Redis key prefix of the per-address HTTP limit when REDIS_URL is set (default
@@ -259,6 +264,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (options.optionsSettleIntervalMs) {
     const settler = startOptionsSettler(deps, options.optionsSettleIntervalMs);
     app.addHook('onClose', () => settler.stop());
+  }
+  if (options.earnPayoutIntervalMs) {
+    const payouts = startEarnPayouts(deps, options.earnPayoutIntervalMs);
+    app.addHook('onClose', () => payouts.stop());
   }
   if (options.leverageEngineIntervalMs) {
     const engine = startTriggerEngine(deps, options.leverageEngineIntervalMs);

@@ -15,6 +15,7 @@ import { loadOrCreateDemoDepositKeys } from './integrations/chain/demo-deposit-k
 import { networksWithoutDepositSource } from './use-cases/wallet/wallet-settings.ts';
 import { eventBusFromConfig } from './realtime/event-bus-from-config.ts';
 import { announceExpiry } from './use-cases/p2p/order-steps.ts';
+import { EARN_PAYOUT_INTERVAL_MS } from './use-cases/earn/pay-interest.ts';
 
 let config: Config;
 try {
@@ -56,6 +57,7 @@ const app = await buildApp({
   chainWatchIntervalMs: config.CHAIN_CHECK_INTERVAL_MS,
   optionsSettleIntervalMs: config.OPTIONS_SETTLE_INTERVAL_MS,
   leverageEngineIntervalMs: config.LEVERAGE_ENGINE_INTERVAL_MS,
+  earnPayoutIntervalMs: EARN_PAYOUT_INTERVAL_MS,
 });
 if (keyWasGenerated) {
   app.log.warn(`generated an upload encryption key in ${config.DATA_DIR}; set UPLOAD_ENCRYPTION_KEY on any shared or production deployment`);

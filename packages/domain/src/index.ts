@@ -23,3 +23,4 @@ export * from './options/contracts.ts';
 export * from './leverage/index.ts';
 export * from './staff/staff-accounts.ts';
 export * from './staff/two-person-rule.ts';
+export * from './earn/earn.ts';

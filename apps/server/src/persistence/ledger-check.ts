@@ -13,7 +13,8 @@ const SAMPLE = 20;
  * The reconciliation check (`npm run ledger:check`): every entry sums to zero per asset; every
  * posting is in its account's asset; every balance equals the sum of its postings; no user balance
  * is negative; every account's frozen part equals its open holds; contracts and leveraged positions
- * match their holds, and the platform accounts only they post to match their records.
+ * match their holds, and the platform accounts only they post to match their records; earn
+ * subscriptions match their holds and payouts, and the earn treasury its entries and promises.
  */
 export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
   const problems: string[] = [];
@@ -114,6 +115,55 @@ export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
        FROM leverage_orders o JOIN ledger_holds h ON h.id = o.hold_id
       WHERE (o.status = 'pending' AND (h.status <> 'open' OR h.amount_minor <> o.margin_minor + o.fee_minor))
          OR (o.status <> 'pending' AND (h.status = 'open' OR h.closed_entry_id IS DISTINCT FROM o.close_entry_id))`,
+  );
+  // Earn (issue 17, ADR 0035): an active subscription's principal is its open hold on the DeFi
+  // account, an ended one's hold was closed by its closing entry; its interest paid is the sum of its
+  // payout rows, one per day paid; the earn treasury's balance is what was funded less the interest
+  // paid plus the penalties taken (nothing else posts to it), and it covers what the active
+  // subscriptions are still owed, which the obligations row states.
+  await check(
+    'earn subscriptions whose principal hold does not match their state',
+    `SELECT s.id, s.status, h.status AS hold_status, h.amount_minor::text AS held
+       FROM earn_subscriptions s JOIN ledger_holds h ON h.id = s.hold_id
+      WHERE (s.status = 'active' AND (h.status <> 'open' OR h.amount_minor <> s.principal_minor OR h.account_id <> s.account_id))
+         OR (s.status <> 'active' AND (h.status = 'open' OR h.closed_entry_id IS DISTINCT FROM s.close_entry_id))`,
+  );
+  await check(
+    'earn subscriptions whose interest paid differs from their payouts',
+    `SELECT s.id, s.paid_days, s.interest_paid_minor::text AS paid, coalesce(p.days, 0) AS payout_days, coalesce(p.interest, 0)::text AS payouts
+       FROM earn_subscriptions s
+       LEFT JOIN (SELECT subscription_id, count(*)::int AS days, sum(interest_minor) AS interest FROM earn_payouts GROUP BY subscription_id) p
+         ON p.subscription_id = s.id
+      WHERE s.paid_days <> coalesce(p.days, 0) OR s.interest_paid_minor <> coalesce(p.interest, 0)`,
+  );
+  await check(
+    'earn treasury postings that are not funding, interest or penalties, or interest entries that differ from the payouts',
+    `SELECT a.asset, e.reason, sum(p.amount_minor)::text AS posted
+       FROM ledger_accounts a JOIN postings p ON p.account_id = a.id JOIN journal_entries e ON e.id = p.entry_id
+      WHERE a.user_id IS NULL AND a.kind = 'treasury' AND a.label = 'earn'
+      GROUP BY a.asset, e.reason
+     HAVING e.reason NOT IN ('earn.fund', 'earn.interest', 'earn.redeem')
+         OR (e.reason = 'earn.interest' AND -sum(p.amount_minor) <> (SELECT coalesce(sum(x.interest_minor), 0) FROM earn_payouts x
+              JOIN earn_subscriptions s ON s.id = x.subscription_id WHERE s.asset = a.asset))
+         OR (e.reason = 'earn.redeem' AND sum(p.amount_minor) <> (SELECT coalesce(sum(s.penalty_minor), 0) FROM earn_subscriptions s
+              WHERE s.asset = a.asset AND s.status = 'redeemed'))`,
+  );
+  await check(
+    'earn obligations that differ from what active subscriptions are owed, or that the earn treasury does not cover',
+    `SELECT o.asset, o.owed_minor::text AS owed, coalesce(s.owed, 0)::text AS owed_by_subscriptions, coalesce(a.available_minor, 0)::text AS treasury
+       FROM earn_obligations o
+       LEFT JOIN (SELECT asset, sum(div(principal_minor * daily_rate_ppm, 1000000) * (cycle_days - paid_days)) AS owed
+                    FROM earn_subscriptions WHERE status = 'active' GROUP BY asset) s ON s.asset = o.asset
+       LEFT JOIN ledger_accounts a ON a.user_id IS NULL AND a.kind = 'treasury' AND a.label = 'earn' AND a.asset = o.asset
+      WHERE o.owed_minor <> coalesce(s.owed, 0) OR coalesce(a.available_minor, 0) < o.owed_minor`,
+  );
+  await check(
+    'earn products whose active principal differs from their active subscriptions',
+    `SELECT p.id, p.active_minor::text AS active, coalesce(s.active, 0)::text AS subscribed
+       FROM earn_products p
+       LEFT JOIN (SELECT product_id, sum(principal_minor) AS active FROM earn_subscriptions WHERE status = 'active' GROUP BY product_id) s
+         ON s.product_id = p.id
+      WHERE p.active_minor <> coalesce(s.active, 0)`,
   );
   const [counts] = await db.query<{ accounts: number; entries: number; postings: number; open_holds: number }>(
     `SELECT (SELECT count(*) FROM ledger_accounts)::int AS accounts, (SELECT count(*) FROM journal_entries)::int AS entries,

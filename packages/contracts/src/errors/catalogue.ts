@@ -178,6 +178,10 @@ export const errorCatalogue = {
   TRIGGER_PRICE_INVALID: { status: 400, msg: 'take-profit or stop-loss price not allowed' },
   // Keel (issue 16: "a published house exposure limit per market and side"): fires on an order that would take the house past it.
   EXPOSURE_LIMIT_REACHED: { status: 400, msg: 'position limit of this market reached' },
+  // Keel (issue 17: "whether early redemption is allowed"): fires on an early redemption of a subscription whose product terms do not allow it.
+  EARLY_REDEMPTION_NOT_ALLOWED: { status: 400, msg: 'early redemption not allowed for this product' },
+  // Keel (issue 17): fires on a redemption of a subscription that has already matured or been redeemed.
+  SUBSCRIPTION_NOT_ACTIVE: { status: 409, msg: 'the subscription has ended' },
 } as const satisfies Record<string, { status: number; msg: string }>;
 
 export type ErrorKey = keyof typeof errorCatalogue;

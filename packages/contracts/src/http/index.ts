@@ -116,6 +116,14 @@ import {
   getStaffPositionContract,
   listStaffPositionsContract,
 } from './leverage/leverage-admin.contracts.ts';
+import {
+  acknowledgeEarnTermsContract,
+  getEarnOverviewContract,
+  getEarnSubscriptionContract,
+  listEarnSubscriptionsContract,
+  redeemEarnSubscriptionContract,
+  subscribeEarnContract,
+} from './earn/earn.contracts.ts';
 import { listMessagesContract, markMessagesReadContract, meContract, setLanguageContract, unreadContract } from './user/user.contracts.ts';
 import {
   bindContactContract,
@@ -159,6 +167,7 @@ export * from './options/options.contracts.ts';
 export * from './options/options.addresses.ts';
 export * from './leverage/leverage.contracts.ts';
 export * from './leverage/leverage-admin.contracts.ts';
+export * from './earn/earn.contracts.ts';
 export * from '../ws/market.events.ts';
 export * from '../ws/user.events.ts';
 
@@ -292,4 +301,10 @@ export const allContracts = [
   getStaffPositionContract,
   getLeverageExposureContract,
   getLeverageInsuranceFundContract,
+  getEarnOverviewContract,
+  acknowledgeEarnTermsContract,
+  subscribeEarnContract,
+  listEarnSubscriptionsContract,
+  getEarnSubscriptionContract,
+  redeemEarnSubscriptionContract,
 ] as const;
