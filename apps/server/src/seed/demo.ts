@@ -4,6 +4,7 @@ import type { Db } from '../persistence/db.ts';
 import { ensurePlatformAccount, ensureUserAccount, postEntry } from '../persistence/ledger.store.ts';
 import { appendAudit } from '../persistence/audit.repository.ts';
 import { hashPassword } from '../security/passwords.ts';
+import { fundEarnTreasury, insertEarnProduct } from '../use-cases/earn/earn-products.ts';
 import { newInitialPassword, newInviteCode } from '../security/tokens.ts';
 
 /** The demo user's starting coin-account balances, in minor units. */
@@ -12,6 +13,30 @@ const DEMO_BALANCES: readonly (readonly [string, bigint])[] = [
   ['BTC', 50_000_000n], // 0.5 BTC (scale 8)
   ['ETH', 5_000_000_000_000_000_000n], // 5 ETH (scale 18)
 ];
+
+/** The demo earn products: the spec's lock-up example (0.3 % a day for 5 days, 0.4 % penalty per remaining day) and a longer financial product. */
+const DEMO_LOCKUP = {
+  cycleDays: 5,
+  dailyRatePpm: 3_000,
+  penaltyRatePpm: 4_000,
+  payoutMinuteUtc: 0,
+  earlyRedemption: true,
+  minAmountMinor: 100_000_000n,
+  maxAmountMinor: 10_000_000_000n,
+  userQuotaMinor: 20_000_000_000n,
+  totalQuotaMinor: 1_000_000_000_000n,
+};
+const DEMO_FINANCIAL = {
+  cycleDays: 30,
+  dailyRatePpm: 500,
+  penaltyRatePpm: 1_000,
+  payoutMinuteUtc: 8 * 60,
+  earlyRedemption: true,
+  minAmountMinor: 10_000_000n,
+  maxAmountMinor: 50_000_000_000n,
+  userQuotaMinor: 100_000_000_000n,
+  totalQuotaMinor: 5_000_000_000_000n,
+};
 
 export interface SeedResult {
   /**
@@ -66,6 +91,11 @@ export async function seedDemoData(
         at: now,
       });
     }
+    // Two earn products (ADR 0035), as an approved staff proposal would write them, and their
+    // yield put aside in the earn treasury: demo money from the platform treasury, labelled so.
+    await insertEarnProduct(tx, { kind: 'lockup', name: 'Mining pool, 5 days', asset: 'USDT', ...DEMO_LOCKUP }, now);
+    await insertEarnProduct(tx, { kind: 'financial', name: 'Flexible savings, 30 days', asset: 'USDT', ...DEMO_FINANCIAL }, now);
+    await fundEarnTreasury(tx, 'USDT', 50_000_000_000n, now, 'Demo: the yield of the demo earn products, put aside from the platform treasury; not real money.');
     await tx.query('INSERT INTO messages (user_id, title, body, created_at) VALUES ($1, $2, $3, $4)', [
       user.id,
       'Welcome to Keel',
