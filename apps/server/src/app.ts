@@ -25,7 +25,7 @@ import { buildOpenApiDocument, renderApiReference } from './http/openapi.ts';
 import { optionsAdminRoutes, optionsRoutes } from './http/routes/options.routes.ts';
 import { startOptionsSettler } from './use-cases/options/settle-option-orders.ts';
 import { leverageAdminRoutes, leverageRoutes } from './http/routes/leverage.routes.ts';
-import { earnRoutes } from './http/routes/earn.routes.ts';
+import { earnAdminRoutes, earnRoutes } from './http/routes/earn.routes.ts';
 import { startEarnPayouts } from './use-cases/earn/pay-interest.ts';
 import { startTriggerEngine } from './use-cases/leverage/trigger-engine.ts';
 import { POSITION_CHARGES_INTERVAL_MS, startPositionCharges } from './use-cases/leverage/charge-positions.ts';
@@ -66,6 +66,7 @@ export const allRoutes: readonly RouteHandler[] = [
   ...leverageRoutes,
   ...leverageAdminRoutes,
   ...earnRoutes,
+  ...earnAdminRoutes,
 ] as RouteHandler[];
 
 /** A year, never revalidated: for files whose name changes whenever their content does. */

@@ -124,6 +124,7 @@ import {
   redeemEarnSubscriptionContract,
   subscribeEarnContract,
 } from './earn/earn.contracts.ts';
+import { decideEarnProductChangeContract, listStaffEarnProductsContract, proposeEarnProductChangeContract } from './earn/earn-admin.contracts.ts';
 import { listMessagesContract, markMessagesReadContract, meContract, setLanguageContract, unreadContract } from './user/user.contracts.ts';
 import {
   bindContactContract,
@@ -168,6 +169,7 @@ export * from './options/options.addresses.ts';
 export * from './leverage/leverage.contracts.ts';
 export * from './leverage/leverage-admin.contracts.ts';
 export * from './earn/earn.contracts.ts';
+export * from './earn/earn-admin.contracts.ts';
 export * from '../ws/market.events.ts';
 export * from '../ws/user.events.ts';
 
@@ -307,4 +309,7 @@ export const allContracts = [
   listEarnSubscriptionsContract,
   getEarnSubscriptionContract,
   redeemEarnSubscriptionContract,
+  listStaffEarnProductsContract,
+  proposeEarnProductChangeContract,
+  decideEarnProductChangeContract,
 ] as const;

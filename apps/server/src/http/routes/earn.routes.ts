@@ -1,5 +1,8 @@
 import {
   acknowledgeEarnTermsContract,
+  decideEarnProductChangeContract,
+  listStaffEarnProductsContract,
+  proposeEarnProductChangeContract,
   getEarnOverviewContract,
   getEarnSubscriptionContract,
   listEarnSubscriptionsContract,
@@ -9,6 +12,7 @@ import {
 import { handler, type RouteHandler } from '../route.ts';
 import { earnOverview, findSubscription, listSubscriptions } from '../../use-cases/earn/earn-views.ts';
 import { acknowledgeEarnTerms, redeemEarnSubscription, subscribeEarn } from '../../use-cases/earn/subscribe.ts';
+import { decideEarnProductChange, listStaffEarnProducts, proposeEarnProductChange } from '../../use-cases/earn/staff-products.ts';
 
 /**
  * Earn: lock-up mining and financial products (issue 17, ADR 0035). Interest and maturity are not
@@ -24,5 +28,14 @@ export const earnRoutes: RouteHandler[] = [
   handler(getEarnSubscriptionContract, ({ session, params, deps }) => findSubscription(deps, session.user.id, BigInt(params.subscriptionId))),
   handler(redeemEarnSubscriptionContract, ({ session, params, body, idempotency, deps }) =>
     redeemEarnSubscription(deps, { user: session.user, subscriptionId: BigInt(params.subscriptionId), paymentPassword: body.paymentPassword }, idempotency),
+  ),
+];
+
+/** Staff: products proposed by one admin and approved by another (ADR 0035). No staff call pays, withholds or sets interest. */
+export const earnAdminRoutes: RouteHandler[] = [
+  handler(listStaffEarnProductsContract, ({ query, deps }) => listStaffEarnProducts(deps, query)),
+  handler(proposeEarnProductChangeContract, ({ staffSession, body, deps }) => proposeEarnProductChange(deps, staffSession, body)),
+  handler(decideEarnProductChangeContract, ({ staffSession, params, body, deps }) =>
+    decideEarnProductChange(deps, staffSession, { changeId: BigInt(params.changeId), approve: body.approve, note: body.note }),
   ),
 ];

@@ -5,6 +5,7 @@ import { postAd, trader } from '../../helpers/p2p.ts';
 import { idFieldsOf, registeredRoutes, routeKey, valuesOfField } from '../../helpers/routes.ts';
 import { createStaff, createTestApp, registerViaApi, type TestApp } from '../../helpers/test-app.ts';
 import { bindAddress, call, fund, TEST_XPUB, type WalletUser } from '../../helpers/wallet.ts';
+import { addProduct, fundTreasury, specProduct } from '../earn/earn-helpers.ts';
 
 // Issue 13, "tests that keep each class out": an authorization sweep generated from the routes the
 // server registers. Alice (a user) owns a real object of every kind a route can name by id, and
@@ -41,6 +42,8 @@ const objectKinds = [
   'optionOrder',
   'position',
   'limitOrder',
+  'earnSubscription',
+  'earnChange',
   'quote',
   'message',
   'staff',
@@ -218,6 +221,12 @@ const CASES: Record<string, SweepCase> = {
   'POST /home/leverage/orders/:orderId/cancel': { attempts: (a) => [{ url: `/home/leverage/orders/${a.limitOrder}/cancel` }] },
   'GET /home/admin/leverage/positions': { attempts: (a) => [{ url: `/home/admin/leverage/positions?userId=${a.user}` }] },
   'GET /home/admin/leverage/positions/:positionId': { attempts: (a) => [{ url: `/home/admin/leverage/positions/${a.position}` }] },
+  // Earn (issue 17)
+  'GET /home/earn/subscriptions/:subscriptionId': { attempts: (a) => [{ url: `/home/earn/subscriptions/${a.earnSubscription}` }] },
+  'POST /home/earn/subscriptions/:subscriptionId/redeem': {
+    attempts: (a) => [{ url: `/home/earn/subscriptions/${a.earnSubscription}/redeem`, body: { paymentPassword: '135790' } }],
+  },
+  'POST /home/admin/earn/changes/:changeId/decision': { attempts: (a) => [{ url: `/home/admin/earn/changes/${a.earnChange}/decision`, body: { approve: false } }] },
 };
 
 /**
@@ -225,6 +234,9 @@ const CASES: Record<string, SweepCase> = {
  * the reason. Keep this list short: anything owned by someone needs a case above.
  */
 const REVIEWED_NOT_OWNED: Record<string, string> = {
+  'POST /home/earn/subscriptions': 'productId names an earn product, a public offer every user may subscribe to (earn tests)',
+  'POST /home/admin/earn/changes':
+    'productId names an earn product, which no user or staff member owns: an admin proposes a change to it, applied only on a second admin’s approval (earn-staff tests)',
   'POST /home/p2p/orders':
     'adId names a sell ad, a public offer in the ad list: placing an order on another user’s ad is what the route is for (the seller cannot buy from their own ad: p2p-orders tests)',
 };
@@ -325,6 +337,7 @@ async function ownersState() {
     optionOrder: read(`/home/options/orders/${objects.optionOrder}`),
     position: read(`/home/leverage/positions/${objects.position}`),
     limitOrders: read('/home/leverage/orders?scope=open'),
+    earnSubscription: read(`/home/earn/subscriptions/${objects.earnSubscription}`),
     messages: read('/home/user/messages'),
     uploads: Promise.all([objects.verificationUpload, objects.depositProof, objects.chatUpload].map(uploadStatus)),
     quote: t.db.query('SELECT * FROM swap_quotes WHERE id = $1', [objects.quote]),
@@ -408,6 +421,22 @@ beforeAll(async () => {
     call(t.app, 'POST', '/home/leverage/orders', alice.token, { product: 'futures', symbol: 'BTC/USDT', side: 'long', margin: '100', leverage: 20, limitPrice: '40000' }),
     'limit order',
   );
+  // An earn subscription of Alice's, and a product change proposed by an admin (issue 17).
+  const earnProductId = await addProduct(t.db, specProduct({ name: 'Sweep' }));
+  await fundTreasury(t.db, '1000');
+  await ok(call(t.app, 'POST', '/home/earn/acknowledgement', alice.token, { version: 1 }), 'earn acknowledgement');
+  const earnSubscription = await ok(
+    call(t.app, 'POST', '/home/earn/subscriptions', alice.token, { productId: earnProductId, amount: '100', paymentPassword: '135790', termsVersion: 1 }),
+    'earn subscription',
+  );
+  const proposer = await createStaff(t.app, t.db, 'sweepearnproposer', ['admin']);
+  const earnChange = await ok(
+    call(t.app, 'POST', '/home/admin/earn/changes', proposer, {
+      kind: 'lockup', name: 'Sweep proposal', asset: 'USDT', cycleDays: 5, dailyRatePercent: '0.3', penaltyRatePercent: '0.4', payoutTimeUtc: '00:00',
+      earlyRedemption: true, minAmount: '100', maxAmount: '1000', userQuota: '1000', totalQuota: '10000', open: true,
+    }, null),
+    'earn product proposal',
+  );
   const quote = await ok(call(t.app, 'POST', '/home/assets/swap/quote', alice.token, { fromAsset: 'USDT', toAsset: 'BTC', amount: '10' }), 'swap quote');
   const sessions = await ok(call(t.app, 'GET', '/home/user/sessions', alice.token), 'sessions');
   const messages = await ok(call(t.app, 'GET', '/home/user/messages', alice.token), 'messages');
@@ -436,6 +465,8 @@ beforeAll(async () => {
     optionOrder: optionOrder.id,
     position: position.id,
     limitOrder: limitOrder.id,
+    earnSubscription: earnSubscription.id,
+    earnChange: earnChange.id,
     quote: quote.quoteId,
     message: unreadMessage.id,
     staff: sallyAccount.id,

@@ -40,15 +40,23 @@ const REVIEWED_STAFF_WRITES = [
   'POST /home/admin/me/totp/setup', // a member enrols their authenticator
   'POST /home/admin/me/totp/enable',
   'DELETE /home/admin/me/sessions/:sessionId', // a member ends one of their own sessions
+  // Earn products (issue 17, ADR 0035): the terms offered to *new* subscriptions, proposed by one
+  // admin and applied only on a second admin's approval; a subscription keeps the terms it was sold
+  // under, and interest is paid only by the job from those terms. No call pays, withholds or sets interest.
+  'POST /home/admin/earn/changes',
+  'POST /home/admin/earn/changes/:changeId/decision',
 ];
 
 /**
  * Reviewed inputs whose names look like an outcome but are not a trade's: the resolution of a P2P
  * appeal (release the escrow to the buyer or refund the seller), decided by support staff on the
- * evidence of the chat and payment — there is no market price in a P2P order.
+ * evidence of the chat and payment — there is no market price in a P2P order; and the terms of an
+ * earn product offered to new subscriptions (a rate, a payout time), applied on a second admin's approval.
  */
 const REVIEWED_OUTCOME_LIKE_INPUTS: Record<string, string[]> = {
   'POST /home/admin/p2p/appeals/:orderId/resolve': ['outcome'],
+  // An earn product's published terms for new subscriptions (above); existing ones never change.
+  'POST /home/admin/earn/changes': ['dailyRatePercent', 'penaltyRatePercent', 'payoutTimeUtc', 'open'],
 };
 
 /**

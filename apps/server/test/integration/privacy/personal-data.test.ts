@@ -78,6 +78,9 @@ beforeAll(async () => {
     sessionId: ['1'],
     userId: [seller.userId],
     cardId: ['1'],
+    // Positions and earn subscriptions hold no contact; staff views of positions name owners by public name.
+    positionId: ['1'],
+    subscriptionId: ['1'],
   });
 });
 afterAll(() => t?.close());
