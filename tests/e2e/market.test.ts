@@ -137,14 +137,23 @@ describe('market tab', () => {
         route.send(message);
       });
     });
+    // The newest tick of the market list the page read over HTTP.
+    let snapshotTickId: bigint | undefined;
+    page.on('response', async (response) => {
+      if (!response.url().endsWith('/home/market/tickers')) return;
+      const answer = (await response.json()) as { data: { items: { last: { tickId: string } }[] } };
+      snapshotTickId = answer.data.items.reduce((max, item) => (BigInt(item.last.tickId) > max ? BigInt(item.last.tickId) : max), 0n);
+    });
     await putSessionOnDevice(page, user);
     await page.goto('/news');
     // The first tick comes 0.2–0.6 s after the page's load event here; on a busy machine past the
     // poll's default second, so it gets the same allowance as the reconnection below.
     await expect.poll(() => connections[0]?.lastTickId ?? 0n, { timeout: 10_000 }).toBeGreaterThan(0n);
-    // A logged-in page authenticates first (user events), then subscribes.
+    // A logged-in page authenticates first (user events), then subscribes, asking for the ticks
+    // recorded after the list it read: none between the list and the subscription is lost.
     const subscribeFrame = (connection: (typeof connections)[number]) => connection.sent.find((frame) => (frame as { op?: string }).op === 'subscribe');
-    expect(subscribeFrame(connections[0]!)).toEqual({ op: 'subscribe', channels: ['ticks'] });
+    expect(snapshotTickId).toBeDefined();
+    expect(subscribeFrame(connections[0]!)).toEqual({ op: 'subscribe', channels: ['ticks'], sinceTickId: snapshotTickId!.toString() });
 
     // The connection drops; the page reconnects by itself and asks for what it missed.
     connections[0]!.paused = true;

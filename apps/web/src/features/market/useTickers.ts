@@ -3,7 +3,7 @@ import { contractKey } from '@keel/ui';
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../shared/api/client.ts';
 import { loadFailed } from '../../shared/api/queries.ts';
-import { type RecordedTick, useTicks } from '../../shared/realtime/realtime.ts';
+import { type RecordedTick, realtime, useTicks } from '../../shared/realtime/realtime.ts';
 import { applyTick, type Ticker } from './tickers.ts';
 
 type TickersAnswer = ContractData<typeof listTickersContract>;
@@ -25,6 +25,12 @@ const EARLY_MAX = 500;
  */
 async function fetchTickers(client: QueryClient): Promise<TickersAnswer> {
   const answer = await api(listTickersAddress);
+  // The push connection, if it has not subscribed yet, asks for the ticks recorded after this list.
+  const newest = answer.items.reduce<bigint | null>((max, ticker) => {
+    const id = BigInt(ticker.last.tickId);
+    return max === null || id > max ? id : max;
+  }, null);
+  if (newest !== null) realtime().noteTickSnapshot(newest.toString());
   const shown = client.getQueryData<TickersAnswer>(tickersKey)?.items ?? [];
   let items: readonly Ticker[] = answer.items;
   for (const tick of [...early.splice(0), ...shown.map((ticker) => ticker.last)]) items = applyTick(items, tick);

@@ -375,6 +375,36 @@ describe('resume', () => {
     expect(ticks.resyncs).toBe(0);
   });
 
+  it('asks, on the first subscription, for the ticks after the oldest HTTP snapshot a screen noted', () => {
+    const connection = makeConnection();
+    // Two screens' snapshots, as of ticks 57 and 50: ticks after 50 may be missing from the older one.
+    connection.noteTickSnapshot('57');
+    connection.noteTickSnapshot('50');
+    const ticks = recorder();
+    connection.subscribe('ticks', ticks);
+    last().open();
+    expect(last().sent).toEqual([{ op: 'subscribe', channels: ['ticks'], sinceTickId: '50' }]);
+    last().receive(tick('51'));
+    last().receive(subscribed(['ticks'], false, 1));
+    expect(ticks.frames.filter((frame) => frame.type === 'tick')).toHaveLength(1);
+    // Once a tick was pushed, a snapshot no longer moves where a resume starts.
+    connection.noteTickSnapshot('10');
+    last().drop();
+    vi.advanceTimersByTime(1_000);
+    last().open();
+    expect(last().sent).toEqual([{ op: 'subscribe', channels: ['ticks'], sinceTickId: '51' }]);
+    expect(ticks.resyncs).toBe(0);
+  });
+
+  it('asks for the ticks after a snapshot when `ticks` joins a socket already open for other channels', () => {
+    const connection = makeConnection();
+    connection.subscribe('candles:BTC/USDT:1m', recorder());
+    last().open();
+    connection.noteTickSnapshot('70');
+    connection.subscribe('ticks', recorder());
+    expect(last().sent.at(-1)).toEqual({ op: 'subscribe', channels: ['ticks'], sinceTickId: '70' });
+  });
+
   it('compares tick ids as integers, not as text', () => {
     const connection = makeConnection();
     const ticks = recorder();

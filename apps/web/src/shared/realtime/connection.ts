@@ -10,7 +10,10 @@ import { errorCatalogue, type UserEvent, type WsClientFrame, type WsServerFrame 
  *   every `heartbeatMs`, closed when no frame answers within `pongTimeoutMs`) finds connections that
  *   died without a close.
  * - Resume: the client remembers the last tick id it saw and re-subscribes with
- *   `sinceTickId`, so the server replays what was missed. When the server says the replay was
+ *   `sinceTickId`, so the server replays what was missed. Before any tick was pushed, a screen's
+ *   HTTP snapshot says which tick it was as of (`noteTickSnapshot`), and the first subscription of
+ *   `ticks` asks for what was recorded after it: a tick recorded between the snapshot and the
+ *   subscription is not lost. When the server says the replay was
  *   truncated, or when there is nothing to resume from, each channel's `onResync` runs so the
  *   screen refetches over HTTP.
  * - The user's own events (contracts `ws/user.events.ts`): while a session token exists, every
@@ -116,6 +119,8 @@ export class RealtimeConnection {
   private socket: SocketLike | null = null;
   private readonly channels = new Map<string, Set<ChannelHandlers>>();
   private lastTickIdValue: bigint | null = null;
+  /** The oldest tick an HTTP snapshot was as of, while no tick has been pushed (noteTickSnapshot). */
+  private snapshotTickIdValue: bigint | null = null;
   private attempt = 0;
   private everOpened = false;
   private statusValue: ConnectionStatus = 'idle';
@@ -166,7 +171,10 @@ export class RealtimeConnection {
     set.add(handlers);
     this.cancel('lingerTimer');
     if (this.socket === null && this.reconnectTimer === null) this.connect();
-    else if (isNew && this.isOpen()) this.send({ op: 'subscribe', channels: [channel] });
+    else if (isNew && this.isOpen()) {
+      const sinceTickId = channel === 'ticks' ? this.ticksResumeFrom() : null;
+      this.send(sinceTickId !== null ? { op: 'subscribe', channels: [channel], sinceTickId } : { op: 'subscribe', channels: [channel] });
+    }
 
     let left = false;
     return () => {
@@ -260,6 +268,24 @@ export class RealtimeConnection {
     return this.lastTickIdValue === null ? null : this.lastTickIdValue.toString();
   }
 
+  /**
+   * A screen's HTTP snapshot of prices is as of recorded tick `tickId` (its newest). Until a tick is
+   * pushed, subscribing `ticks` asks the server for every tick after the oldest such snapshot, so
+   * none recorded between the snapshot and the subscription is missed (each is delivered once; a
+   * screen ignores a tick older than what it shows).
+   */
+  noteTickSnapshot(tickId: string): void {
+    if (this.lastTickIdValue !== null) return;
+    const id = BigInt(tickId);
+    if (this.snapshotTickIdValue === null || id < this.snapshotTickIdValue) this.snapshotTickIdValue = id;
+  }
+
+  /** Where a subscription of `ticks` resumes from: the last tick pushed, else the oldest snapshot noted. */
+  private ticksResumeFrom(): string | null {
+    const id = this.lastTickIdValue ?? this.snapshotTickIdValue;
+    return id === null ? null : id.toString();
+  }
+
   status(): ConnectionStatus {
     return this.statusValue;
   }
@@ -295,6 +321,7 @@ export class RealtimeConnection {
   private forgetSession() {
     this.everOpened = false;
     this.lastTickIdValue = null;
+    this.snapshotTickIdValue = null;
     this.attempt = 0;
     this.setStatus('idle');
   }
@@ -363,8 +390,9 @@ export class RealtimeConnection {
       this.sendAuth();
       const channels = [...this.channels.keys()];
       if (channels.length === 0) return;
-      const sinceTickId = this.lastTickId();
-      this.send(sinceTickId !== null && resumed ? { op: 'subscribe', channels, sinceTickId } : { op: 'subscribe', channels });
+      // From the last tick seen or, before any, from the screens' snapshot, if one was noted.
+      const sinceTickId = channels.includes('ticks') ? this.ticksResumeFrom() : null;
+      this.send(sinceTickId !== null ? { op: 'subscribe', channels, sinceTickId } : { op: 'subscribe', channels });
       // Candles are not replayed, and without a tick id nothing can be: what was missed while the
       // connection was down has to come over HTTP.
       if (resumed) {
