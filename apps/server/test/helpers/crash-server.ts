@@ -26,8 +26,13 @@ export interface CrashWorld {
   env(extra?: Record<string, string>): Record<string, string>;
   /** Starts `script` (a TypeScript file under the repository) with tsx; its output is collected. */
   spawnScript(script: string, extra?: Record<string, string>): { child: ChildProcess; output: string[] };
-  /** Starts the real server and waits until it listens, or until its output contains `readyLine`. */
-  startServer(extra: Record<string, string>, readyLine?: string): Promise<{ child: ChildProcess; output: string[] }>;
+  /**
+   * Starts the real server and waits until it listens (`baseUrl`), or until its output contains
+   * `readyLine` (a job's line can come before the listening one).
+   */
+  startServer(extra: Record<string, string>, readyLine?: string): Promise<{ child: ChildProcess; output: string[]; baseUrl: string | null }>;
+  /** The folder a PGlite database lives in (and the data folder of the processes). */
+  dataDir: string;
   /** Kills what is still running, drops the schema, removes the folder. */
   dispose(): Promise<void>;
 }
@@ -82,6 +87,7 @@ export function crashWorld(name: string): CrashWorld {
       }
       return openPostgres(url, 2, schema);
     },
+    dataDir,
     env,
     spawnScript,
     async startServer(extra, readyLine) {
@@ -89,12 +95,13 @@ export function crashWorld(name: string): CrashWorld {
       const deadline = Date.now() + START_TIMEOUT_MS;
       for (;;) {
         const text = started.output.join('');
-        if (/user app\s+http:\/\/[^:/]+:(\d+)\//.test(text) || (readyLine && text.includes(readyLine))) break;
+        const port = /user app\s+http:\/\/[^:/]+:(\d+)\//.exec(text)?.[1];
+        if (port) return { ...started, baseUrl: `http://127.0.0.1:${port}` };
+        if (readyLine && text.includes(readyLine)) return { ...started, baseUrl: null };
         if (exited(started.child)) throw new Error(`the server exited before listening:\n${text.slice(-3000)}`);
         if (Date.now() > deadline) throw new Error(`the server did not listen within ${START_TIMEOUT_MS} ms:\n${text.slice(-3000)}`);
         await sleep(20);
       }
-      return started;
     },
     async dispose() {
       for (const child of children) if (!exited(child)) child.kill('SIGKILL');

@@ -1,17 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { defaultSimulatedMarkets } from '@keel/domain';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.ts';
-import { configVariableNames } from '../../../src/config/env.ts';
 import type { LatestTick } from '../../../src/market/market-prices.ts';
-import { type Db, openPostgres } from '../../../src/persistence/db.ts';
+import type { Db } from '../../../src/persistence/db.ts';
 import { checkLedger } from '../../../src/persistence/ledger-check.ts';
 import { migrate } from '../../../src/persistence/migrate.ts';
-import { openConfiguredDb } from '../../../src/persistence/open-db.ts';
+import { crashWorld, sleep, whenExited } from '../../helpers/crash-server.ts';
 import { recordTicksForTest } from '../../helpers/market.ts';
 import { registerViaApi, storageNotUsedInThisTest, testConfig } from '../../helpers/test-app.ts';
 import { testDbKind } from '../../helpers/test-db.ts';
@@ -26,83 +20,16 @@ import { call, fund, verifyUser } from '../../helpers/wallet.ts';
 // journal entry each, no margin left frozen, the ledger check passing. PGlite (a data folder the
 // process owns) and PostgreSQL (a fresh schema).
 
-const ROOT = resolve(import.meta.dirname, '../../../../..');
-const START_TIMEOUT_MS = 60_000;
 const USERS = 8;
 const POSITIONS_PER_USER_AND_MARKET = 10;
 const MARKETS = defaultSimulatedMarkets.map((market) => market.symbol);
-const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
-const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
-
-const dataDir = mkdtempSync(join(tmpdir(), 'keel-leverage-crash-'));
-const schema = `keel_leverage_crash_${randomBytes(4).toString('hex')}`;
-const children: ChildProcess[] = [];
-let admin: Db | undefined;
-
-async function openDb(): Promise<Db> {
-  if (testDbKind === 'pglite') return openConfiguredDb(testConfig({ DATA_DIR: dataDir }));
-  const url = process.env.TEST_DATABASE_URL!;
-  if (!admin) {
-    admin = await openPostgres(url, 1);
-    await admin.exec(`CREATE SCHEMA ${schema}`);
-  }
-  return openPostgres(url, 2, schema);
-}
-
-function serverEnv(): Record<string, string> {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key, value]) => value !== undefined && !configVariableNames.includes(key)));
-  const database: Record<string, string> = { DATA_DIR: dataDir };
-  if (testDbKind === 'postgres') {
-    const url = new URL(process.env.TEST_DATABASE_URL!);
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    database.DATABASE_URL = url.toString();
-  }
-  return {
-    ...(inherited as Record<string, string>),
-    ...database,
-    NODE_ENV: 'production',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    UPLOAD_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    // No new prices: the engine works only on the path recorded before the start.
-    MARKET_FEED: 'off',
-    SEED_DEMO: 'false',
-    LOG_LEVEL: 'info',
-    AUTH_RATE_LIMIT_PER_MINUTE: '10000',
-    WEB_DIST_DIR: '/nonexistent',
-    ADMIN_DIST_DIR: '/nonexistent',
-    LEVERAGE_ENGINE_INTERVAL_MS: '100',
-  };
-}
-
 const CLOSED_LINE = 'leverage: positions closed by their triggers';
+// No new prices: the engine works only on the path recorded before the start.
+const SERVER_ENV = { LEVERAGE_ENGINE_INTERVAL_MS: '100' };
+const world = crashWorld('leverage-crash');
+const { dataDir, openDb } = world;
 
-async function startServer(): Promise<{ child: ChildProcess; output: string[] }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: ROOT, env: serverEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  const output: string[] = [];
-  child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  let port: string | undefined;
-  for (;;) {
-    port = /user app\s+http:\/\/[^:/]+:(\d+)\//.exec(output.join(''))?.[1];
-    if (port || output.join('').includes(CLOSED_LINE)) break;
-    if (exited(child)) throw new Error(`the server exited before listening:\n${output.join('').slice(-3000)}`);
-    if (Date.now() > deadline) throw new Error(`the server did not listen within ${START_TIMEOUT_MS} ms:\n${output.join('').slice(-3000)}`);
-    await sleep(20);
-  }
-  return { child, output };
-}
-
-afterAll(async () => {
-  for (const child of children) if (!exited(child)) child.kill('SIGKILL');
-  if (admin) {
-    await admin.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => {});
-    await admin.close();
-  }
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => world.dispose());
 
 const stateOf = async (db: Db): Promise<Record<string, number>> =>
   Object.fromEntries(
@@ -153,16 +80,8 @@ describe('a crash in the middle of a liquidation sweep', () => {
     }
     await setupDb.close();
 
-    const crashing = spawn(process.execPath, ['--import', 'tsx', 'apps/server/test/helpers/leverage-sweep-crash.ts'], {
-      cwd: ROOT,
-      env: serverEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(crashing);
-    const crashOutput: string[] = [];
-    crashing.stdout!.on('data', (chunk: Buffer) => crashOutput.push(chunk.toString()));
-    crashing.stderr!.on('data', (chunk: Buffer) => crashOutput.push(chunk.toString()));
-    await new Promise<void>((done) => (exited(crashing) ? done() : crashing.once('exit', () => done())));
+    const { child: crashing, output: crashOutput } = world.spawnScript('apps/server/test/helpers/leverage-sweep-crash.ts', SERVER_ENV);
+    await whenExited(crashing);
     expect(crashing.signalCode, crashOutput.join('')).toBe('SIGKILL');
     expect(crashOutput.join('')).toContain('killing myself inside the second market');
 
@@ -172,7 +91,7 @@ describe('a crash in the middle of a liquidation sweep', () => {
     await midway.close();
     expect(killedAt).toEqual({ liquidated: USERS * POSITIONS_PER_USER_AND_MARKET, open: total - USERS * POSITIONS_PER_USER_AND_MARKET });
 
-    const second = await startServer();
+    const second = await world.startServer(SERVER_ENV, CLOSED_LINE);
     const doneBy = Date.now() + 120_000;
     if (testDbKind === 'postgres') {
       const watch = await openDb();
@@ -198,7 +117,7 @@ describe('a crash in the middle of a liquidation sweep', () => {
       }
     }
     second.child.kill('SIGTERM');
-    await new Promise<void>((done) => (exited(second.child) ? done() : second.child.once('exit', () => done())));
+    await whenExited(second.child);
 
     const db = await openDb();
     try {

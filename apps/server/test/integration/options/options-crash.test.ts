@@ -1,17 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.ts';
-import { configVariableNames } from '../../../src/config/env.ts';
-import { type Db, openPostgres } from '../../../src/persistence/db.ts';
 import { checkLedger } from '../../../src/persistence/ledger-check.ts';
 import { migrate } from '../../../src/persistence/migrate.ts';
-import { openConfiguredDb } from '../../../src/persistence/open-db.ts';
+import { crashWorld, sleep, whenExited } from '../../helpers/crash-server.ts';
 import { registerViaApi, storageNotUsedInThisTest, testConfig } from '../../helpers/test-app.ts';
-import { testDbKind } from '../../helpers/test-db.ts';
 import { call, verifyUser } from '../../helpers/wallet.ts';
 import { fundOptions } from './options-helpers.ts';
 
@@ -21,74 +14,24 @@ import { fundOptions } from './options-helpers.ts';
 // no order left open, no stake left frozen — and the ledger check must pass. Runs on PGlite (a data
 // folder the process owns) and on PostgreSQL (a fresh schema), like the rest of this project.
 
-const ROOT = resolve(import.meta.dirname, '../../../../..');
-const START_TIMEOUT_MS = 60_000;
 const CYCLE_SECONDS = 5;
 const ORDERS_PER_USER = 6;
-const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
-const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+const SERVER_ENV = {
+  MARKET_FEED: 'simulator',
+  LOG_LEVEL: 'warn',
+  OPTIONS_PRODUCTS: `${CYCLE_SECONDS}/80/1/1000`,
+  // The restart (and, on PostgreSQL, the feed lease running out) may take longer than the
+  // default 10 s; this test is about exactly-once, not about voiding late orders.
+  OPTIONS_CLOSE_TICK_MAX_DELAY_MS: '120000',
+  OPTIONS_SETTLE_INTERVAL_MS: '100',
+};
+const world = crashWorld('options-crash');
+const { dataDir, openDb } = world;
 
-const dataDir = mkdtempSync(join(tmpdir(), 'keel-options-crash-'));
-const schema = `keel_options_crash_${randomBytes(4).toString('hex')}`;
-const children: ChildProcess[] = [];
-let admin: Db | undefined;
-
-/** The database the server process uses, opened by this test while the process is NOT running (PGlite has one owner). */
-async function openDb(): Promise<Db> {
-  if (testDbKind === 'pglite') return openConfiguredDb(testConfig({ DATA_DIR: dataDir }));
-  const url = process.env.TEST_DATABASE_URL!;
-  if (!admin) {
-    admin = await openPostgres(url, 1);
-    await admin.exec(`CREATE SCHEMA ${schema}`);
-  }
-  return openPostgres(url, 2, schema);
-}
-
-function serverEnv(): Record<string, string> {
-  // Only the variables set here configure the server (none of Keel's inherited from the shell).
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key, value]) => value !== undefined && !configVariableNames.includes(key)));
-  const database: Record<string, string> = { DATA_DIR: dataDir };
-  if (testDbKind === 'postgres') {
-    const url = new URL(process.env.TEST_DATABASE_URL!);
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    database.DATABASE_URL = url.toString();
-  }
-  return {
-    ...(inherited as Record<string, string>),
-    ...database,
-    NODE_ENV: 'production',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    UPLOAD_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    MARKET_FEED: 'simulator',
-    SEED_DEMO: 'false',
-    LOG_LEVEL: 'warn',
-    AUTH_RATE_LIMIT_PER_MINUTE: '10000',
-    WEB_DIST_DIR: '/nonexistent',
-    ADMIN_DIST_DIR: '/nonexistent',
-    OPTIONS_PRODUCTS: `${CYCLE_SECONDS}/80/1/1000`,
-    // The restart (and, on PostgreSQL, the feed lease running out) may take longer than the
-    // default 10 s; this test is about exactly-once, not about voiding late orders.
-    OPTIONS_CLOSE_TICK_MAX_DELAY_MS: '120000',
-    OPTIONS_SETTLE_INTERVAL_MS: '100',
-  };
-}
-
-async function startServer(): Promise<{ child: ChildProcess; baseUrl: string; output: string[] }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: ROOT, env: serverEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  const output: string[] = [];
-  child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  let port: string | undefined;
-  while (!port) {
-    if (exited(child)) throw new Error(`the server exited before listening:\n${output.join('').slice(-3000)}`);
-    if (Date.now() > deadline) throw new Error(`the server did not listen within ${START_TIMEOUT_MS} ms:\n${output.join('').slice(-3000)}`);
-    port = /user app\s+http:\/\/[^:/]+:(\d+)\//.exec(output.join(''))?.[1];
-    if (!port) await sleep(100);
-  }
-  return { child, baseUrl: `http://127.0.0.1:${port}`, output };
+/** The real server on the test's database, listening. */
+async function startServer() {
+  const started = await world.startServer(SERVER_ENV);
+  return { ...started, baseUrl: started.baseUrl! };
 }
 
 async function api(baseUrl: string, method: string, path: string, token: string, body?: unknown) {
@@ -101,14 +44,7 @@ async function api(baseUrl: string, method: string, path: string, token: string,
   return (await response.json()) as { code: number; msg: string; data: any };
 }
 
-afterAll(async () => {
-  for (const child of children) if (!exited(child)) child.kill('SIGKILL');
-  if (admin) {
-    await admin.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => {});
-    await admin.close();
-  }
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => world.dispose());
 
 describe('a crash before expiry', () => {
   it('every order settles exactly once after SIGKILL and restart, and the ledger check passes', { timeout: 180_000 }, async () => {
@@ -155,7 +91,7 @@ describe('a crash before expiry', () => {
     ));
     expect(Date.now()).toBeLessThan(firstExpiry);
     first.child.kill('SIGKILL');
-    await new Promise<void>((done) => (exited(first.child) ? done() : first.child.once('exit', () => done())));
+    await whenExited(first.child);
     expect(first.child.signalCode).toBe('SIGKILL');
 
     const second = await startServer();
@@ -174,7 +110,7 @@ describe('a crash before expiry', () => {
       expect(item.closeTick.atMs).toBeGreaterThanOrEqual(item.expiresAtMs);
     }
     second.child.kill('SIGTERM');
-    await new Promise<void>((done) => (exited(second.child) ? done() : second.child.once('exit', () => done())));
+    await whenExited(second.child);
 
     const db = await openDb();
     try {
