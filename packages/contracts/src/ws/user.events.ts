@@ -15,6 +15,8 @@ import { idSchema } from '../http/common.ts';
  *   closed (by the user, a take-profit, a stop-loss or liquidation); `status` is its status.
  * - `leverage.order` — one of the user's limit orders was placed, filled (a position opened) or
  *   cancelled; `status` is its status.
+ * - `earn.subscription` — one of the user's earn subscriptions was made, paid a day's interest,
+ *   matured or was redeemed; `status` is its status.
  */
 export const userEventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('message'), unread: z.literal(true) }),
@@ -23,6 +25,7 @@ export const userEventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('options.order'), orderId: idSchema, status: z.string().min(1).max(40) }),
   z.object({ kind: z.literal('leverage.position'), positionId: idSchema, status: z.string().min(1).max(40) }),
   z.object({ kind: z.literal('leverage.order'), orderId: idSchema, status: z.string().min(1).max(40) }),
+  z.object({ kind: z.literal('earn.subscription'), subscriptionId: idSchema, status: z.string().min(1).max(40) }),
 ]);
 
 export type UserEvent = z.infer<typeof userEventSchema>;

@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.ts';
 import type { Queryable } from '../../persistence/db.ts';
 import { postEntriesTogether } from '../../persistence/ledger-bulk.store.ts';
 import { type EntryInput, ensureUserAccount, toMinor } from '../../persistence/ledger.store.ts';
+import { publishToUser } from '../../realtime/publish.ts';
 import { earnTreasuryAccount } from './earn-support.ts';
 
 /** Subscriptions settled per transaction at most. */
@@ -221,10 +222,22 @@ export async function payDueInterest(deps: Pick<Deps, 'db' | 'now'>, limit = EAR
 }
 
 /**
+ * Tells each user whose subscriptions were paid or matured (committed), once per user and pass: the
+ * event only makes their screens refetch, so one naming the last of their subscriptions is enough.
+ */
+export async function announceSettled(deps: Pick<Deps, 'events' | 'logger'>, settled: readonly SettledSubscription[]): Promise<void> {
+  const lastPerUser = new Map<bigint, SettledSubscription>();
+  for (const each of settled) lastPerUser.set(each.userId, each);
+  for (const [userId, each] of lastPerUser) {
+    await publishToUser(deps, userId, { kind: 'earn.subscription', subscriptionId: each.subscriptionId.toString(), status: each.matured ? 'completed' : 'active' });
+  }
+}
+
+/**
  * The payout loop of one node: a pass every `intervalMs`. Every node may run one (SKIP LOCKED). A
  * failed pass is logged and retried; nothing of it committed. Stops after the pass under way.
  */
-export function startEarnPayouts(deps: Pick<Deps, 'db' | 'now' | 'logger'>, intervalMs = EARN_PAYOUT_INTERVAL_MS): { stop: () => Promise<void> } {
+export function startEarnPayouts(deps: Pick<Deps, 'db' | 'now' | 'logger' | 'events'>, intervalMs = EARN_PAYOUT_INTERVAL_MS): { stop: () => Promise<void> } {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
@@ -233,6 +246,7 @@ export function startEarnPayouts(deps: Pick<Deps, 'db' | 'now' | 'logger'>, inte
       const settled = await payDueInterest(deps);
       if (settled.length > 0) {
         deps.logger.info({ subscriptions: settled.length, matured: settled.filter((each) => each.matured).length }, 'earn: interest paid');
+        await announceSettled(deps, settled);
       }
     } catch (error) {
       deps.logger.error({ err: error }, 'earn: payout pass failed');

@@ -15,6 +15,7 @@ import type { Queryable } from '../../persistence/db.ts';
 import type { IdempotentRequest } from '../../persistence/idempotency.store.ts';
 import { ensureUserAccount, postEntry, toMinor } from '../../persistence/ledger.store.ts';
 import type { UserRow } from '../../persistence/users.repository.ts';
+import { publishToUser } from '../../realtime/publish.ts';
 import { parseUserAmount } from '../amount-input.ts';
 import { assetScales } from '../assets/account-balances.ts';
 import { checkPaymentPassword } from '../user/check-payment-password.ts';
@@ -62,6 +63,12 @@ export interface SubscribeInput {
  * the same key finds the entry and answers the first subscription.
  */
 export async function subscribeEarn(deps: Deps, input: SubscribeInput, idempotency?: IdempotentRequest<EarnSubscription>): Promise<EarnSubscription> {
+  const view = await subscribeInTransaction(deps, input, idempotency);
+  await publishToUser(deps, input.user.id, { kind: 'earn.subscription', subscriptionId: view.id, status: view.status });
+  return view;
+}
+
+async function subscribeInTransaction(deps: Deps, input: SubscribeInput, idempotency?: IdempotentRequest<EarnSubscription>): Promise<EarnSubscription> {
   const [ack] = await deps.db.query('SELECT 1 FROM earn_acknowledgements WHERE user_id = $1 AND version = $2', [input.user.id, EARN_TERMS_VERSION]);
   if (!ack) throw new AppError('RISK_DISCLOSURE_REQUIRED', { version: EARN_TERMS_VERSION });
   const [product] = await deps.db.query<EarnProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM earn_products WHERE id = $1`, [input.productId]);
@@ -185,6 +192,16 @@ export async function subscribeEarn(deps: Deps, input: SubscribeInput, idempoten
  * longer owed. Locks the subscription, then its product, then the obligations row, then the accounts.
  */
 export async function redeemEarnSubscription(
+  deps: Deps,
+  input: { user: UserRow; subscriptionId: bigint; paymentPassword: string },
+  idempotency?: IdempotentRequest<EarnSubscription>,
+): Promise<EarnSubscription> {
+  const view = await redeemInTransaction(deps, input, idempotency);
+  await publishToUser(deps, input.user.id, { kind: 'earn.subscription', subscriptionId: view.id, status: view.status });
+  return view;
+}
+
+async function redeemInTransaction(
   deps: Deps,
   input: { user: UserRow; subscriptionId: bigint; paymentPassword: string },
   idempotency?: IdempotentRequest<EarnSubscription>,

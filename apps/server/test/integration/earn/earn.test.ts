@@ -4,7 +4,8 @@ import type { Queryable } from '../../../src/persistence/db.ts';
 import { checkLedger } from '../../../src/persistence/ledger-check.ts';
 import { ensurePlatformAccount, postEntry } from '../../../src/persistence/ledger.store.ts';
 import { earnTreasuryAccount } from '../../../src/use-cases/earn/earn-support.ts';
-import { payDueInterest } from '../../../src/use-cases/earn/pay-interest.ts';
+import type { EventBus } from '../../../src/realtime/event-bus.ts';
+import { announceSettled, payDueInterest } from '../../../src/use-cases/earn/pay-interest.ts';
 import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 import { call } from '../../helpers/wallet.ts';
 import { accountBalance, addProduct, earnTreasuryBalance, earnUser, fundTreasury, specProduct, subscribe, usdt } from './earn-helpers.ts';
@@ -154,6 +155,11 @@ describe('downtime', () => {
     expect(view).toMatchObject({ interestPaid: '18.000000', nextPayoutAtMs: Date.UTC(2027, 0, 8, 8) });
     expect(await pay()).toEqual([]);
     await expectLedgerWhole();
+    // What was paid reaches the user's screens as one event per user and pass.
+    const published: [string, unknown][] = [];
+    const events = { publish: async (channel: string, event: unknown) => void published.push([channel, event]) } as unknown as EventBus;
+    await announceSettled({ events, logger: t.app.log }, [...settled, { ...settled[0]!, subscriptionId: 1n }]);
+    expect(published).toEqual([[`user:${user.userId}`, { kind: 'earn.subscription', subscriptionId: '1', status: 'active' }]]);
   });
 });
 

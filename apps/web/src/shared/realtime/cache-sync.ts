@@ -32,6 +32,7 @@ export const contractIdsByUserEvent: Record<UserEvent['kind'], readonly Contract
   'options.order': ['options.orders.get', 'options.orders.list', 'options.overview', 'assets.accounts', 'assets.records'],
   'leverage.position': ['leverage.positions.get', 'leverage.positions.list', 'leverage.overview', 'assets.accounts', 'assets.records'],
   'leverage.order': ['leverage.orders.list', 'leverage.positions.list', 'leverage.overview', 'assets.accounts', 'assets.records'],
+  'earn.subscription': ['earn.subscriptions.list', 'earn.subscriptions.get', 'earn.overview', 'assets.accounts', 'assets.records'],
 };
 
 const byId = (ids: readonly string[]): Pick<Contract, 'id'>[] => ids.map((id) => ({ id }));
@@ -42,6 +43,7 @@ const contractsByUserEvent: Record<UserEvent['kind'], readonly Pick<Contract, 'i
   'options.order': byId(contractIdsByUserEvent['options.order']),
   'leverage.position': byId(contractIdsByUserEvent['leverage.position']),
   'leverage.order': byId(contractIdsByUserEvent['leverage.order']),
+  'earn.subscription': byId(contractIdsByUserEvent['earn.subscription']),
 };
 
 const followedContracts = [...new Map(Object.values(contractsByUserEvent).flat().map((each) => [each.id, each])).values()];
