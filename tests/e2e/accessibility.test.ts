@@ -1,13 +1,14 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addProduct, fundTreasury, specProduct } from '../../apps/server/test/integration/earn/earn-helpers.ts';
 import { verifyUser } from '../../apps/server/test/helpers/wallet.ts';
 import { launchBrowser, newPhoneContext } from './helpers/browser.ts';
 import { type E2eServer, registerUser, startServer, uniqueUsername } from './helpers/server.ts';
 
 // axe-core on every public page of the user app and on the five tabs logged in, in a phone
 // viewport (issue 14): no serious or critical violation, one main landmark, and no report of the
-// Content-Security-Policy (ADR 0025). The trade tab's leverage screens (issue 16) with their order forms. One server, one browser, one context.
+// Content-Security-Policy (ADR 0025). The trade tab's leverage screens (issue 16) with their order forms; the earn pages (issue 17) with a product. One server, one browser, one context.
 
 let server: E2eServer;
 let browser: Browser;
@@ -77,7 +78,10 @@ describe('accessibility (axe-core, phone viewport)', () => {
   });
 
   describe('logged in', () => {
+    let productId: string;
     beforeAll(async () => {
+      productId = await addProduct(server.db, specProduct());
+      await fundTreasury(server.db, '100000');
       const session = await registerUser(server.baseUrl, uniqueUsername('axe'));
       // Verified: the trade screens show their order forms, not the verification notice.
       await verifyUser(server.db, session.userId);
@@ -101,6 +105,19 @@ describe('accessibility (axe-core, phone viewport)', () => {
       expect(await page.getByRole('main').count()).toBe(1);
       expect(await seriousViolations()).toEqual([]);
       expect(await cspViolations()).toEqual([]);
+    });
+
+    it('the earn pages (products, a purchase, the subscriptions): one main landmark, no serious or critical axe violation, no CSP report', async () => {
+      for (const [path, ready] of [
+        ['/Lockup', byTestId('earn-products')],
+        [`/Lockup/Purchase/${productId}`, byTestId('earn-review')],
+        ['/Lockup/subscribe', byTestId('earn-subs-empty')],
+      ] as const) {
+        await open(path, ready);
+        expect(await page.getByRole('main').count(), path).toBe(1);
+        expect(await seriousViolations(), path).toEqual([]);
+        expect(await cspViolations(), path).toEqual([]);
+      }
     });
   });
 });

@@ -78,7 +78,8 @@ describe('assets tab', () => {
     const titlesIn = (section: string) => page.locator(`[data-testid="${section}"] .account-card-title > span:first-child`).allTextContents();
     expect(await titlesIn('accounts-shown')).toEqual(['Coin account', 'DeFi account', 'Options account']);
     expect(await text(page, 'account-coin-purpose')).toBe('Your spot wallet: deposits, withdrawals, exchanges and P2P trades.');
-    expect(await text(page, 'account-defi-purpose')).toBe('Principal of earn products: lock-ups and financial products (not open yet).');
+    expect(await text(page, 'account-defi-purpose')).toBe('Principal of earn products: lock-ups and financial products.');
+    expect(await page.getByTestId('account-defi-earn').getAttribute('href')).toBe('/Lockup');
     expect(await text(page, 'account-options-purpose')).toBe('Short-cycle contracts on the trade tab: stakes are held and paid out here.');
     // The empty ones are folded until the user opens the fold; the reserved innovation account is not listed.
     expect(await page.getByTestId('account-fiat').isVisible()).toBe(false);

@@ -84,7 +84,7 @@ describe('home page', () => {
     // Every feature area it links to is a page that exists.
     const areas = page.getByTestId('home-areas').getByRole('link');
     const hrefs = await Promise.all((await areas.all()).map((link) => link.getAttribute('href')));
-    expect(hrefs).toEqual(expect.arrayContaining(['/trade/shopping', '/orderlist', '/trade', '/message', '/person/authentication', '/person/setting']));
+    expect(hrefs).toEqual(expect.arrayContaining(['/trade/shopping', '/orderlist', '/trade', '/Lockup', '/message', '/person/authentication', '/person/setting']));
     for (const href of hrefs) {
       await page.getByTestId('home-areas').locator(`a[href="${href}"]`).click();
       await page.waitForURL((url) => `${url.pathname}${url.search}` === href);

@@ -55,6 +55,7 @@ export const webTabKeys: ReadonlySet<string> = new Set([
   'web.settings.title',
   'web.settings.accountAndSecurity',
   'web.transfer.amountPlaceholder',
+  'web.earn.nav',
 ]);
 
 /** Which of the user app's downloads a key is in. */

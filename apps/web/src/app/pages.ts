@@ -21,6 +21,8 @@ export const pages = {
   news: () => import('../routes/mobile/news/NewsPage.tsx'),
   assets: () => import('../routes/mobile/assets/AssetsPage.tsx'),
   my: () => import('../routes/mobile/my/MyPage.tsx'),
+  // Earn: lock-up mining and financial products, full-screen pages outside the tabs (issue 17).
+  earn: () => import('../routes/mobile/lockup/LockupPages.tsx'),
 } as const;
 
 type PageName = keyof typeof pages;

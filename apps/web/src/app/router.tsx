@@ -131,6 +131,11 @@ export const routes: RouteObject[] = [
               { path: '/assets/records', lazy: lazyPage(() => import('../routes/mobile/assets/RecordsPage.tsx'), 'RecordsPage') },
               // A news page of spec section 2; until the news area lands it says so (ADR 0029).
               { path: '/news/OrderDeyail', lazy: lazyPage(() => import('../routes/mobile/news/NewsOrderDeyailPage.tsx'), 'NewsOrderDeyailPage') },
+              // Earn (issue 17, ADR 0035): the products of each kind, a purchase, the user's subscriptions.
+              { path: '/Lockup', lazy: lazyPage(pages.earn, 'LockupPage') },
+              { path: '/Lockup/Financial', lazy: lazyPage(pages.earn, 'FinancialPage') },
+              { path: '/Lockup/Purchase/:id', lazy: lazyPage(pages.earn, 'PurchasePage') },
+              { path: '/Lockup/subscribe', lazy: lazyPage(pages.earn, 'SubscribePage') },
               ...accountRoutes,
               ...walletRoutes,
               ...p2pRoutes,

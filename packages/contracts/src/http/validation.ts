@@ -52,6 +52,7 @@ export const validationMessages = {
   textOrImage: 'send a text or an image, one of them',
   marketSymbol: 'a symbol like BTC/USDT',
   noDuplicateSymbols: 'no duplicate symbols',
+  timeOfDay: 'a time of day as HH:MM, 00:00 to 23:59',
 } as const;
 
 export type CustomValidationRule = keyof typeof validationMessages;

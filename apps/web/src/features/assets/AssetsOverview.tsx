@@ -49,6 +49,11 @@ function AccountCard({ group, hideZero }: { group: AccountGroup; hideZero: boole
       <p className="account-purpose muted" data-testid={`account-${group.kind}-purpose`}>
         {t(accountPurposeKeys[group.kind])}
       </p>
+      {group.kind === 'defi' && (
+        <Link to="/Lockup" className="btn btn-ghost btn-small" data-testid="account-defi-earn">
+          {t('web.earn.nav')}
+        </Link>
+      )}
       {balances.length === 0 ? (
         <p className="muted">{t('web.assets.noBalance')}</p>
       ) : (

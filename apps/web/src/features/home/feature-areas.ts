@@ -2,7 +2,7 @@ import type { MessageKey } from '@keel/locales';
 
 /**
  * Every feature area of the user app that exists, as the home page links to it (issue 14). A link
- * here is to a page that is built: an area that lands later (earn, loans, fund, C2C, news, VIP,
+ * here is to a page that is built: an area that lands later (loans, fund, C2C, news, VIP,
  * invitation …) adds its entry here when its routes exist, never before. The browser test opens
  * every link and checks none is "not found" (tests/e2e/home.test.ts).
  */
@@ -32,6 +32,8 @@ export const featureAreas: readonly FeatureArea[] = [
   { key: 'p2p-shop', group: 'trading', to: '/trade/shopping', label: 'web.p2p.trade.shop', about: 'web.home.area.p2pShop' },
   { key: 'p2p-orders', group: 'trading', to: '/orderlist', label: 'web.p2p.orders.title', about: 'web.home.area.p2pOrders' },
   { key: 'p2p-chats', group: 'trading', to: '/trade/contact/list', label: 'web.p2p.chats.title', about: 'web.home.area.p2pChats' },
+  // Earn (issue 17): lock-up mining and financial products.
+  { key: 'earn', group: 'trading', to: '/Lockup', label: 'web.earn.nav', about: 'web.home.area.earn' },
   // Wallet (issues 4 and 5).
   { key: 'assets', group: 'wallet', to: '/assets', label: 'web.tab.assets', about: 'web.home.area.assets' },
   { key: 'records', group: 'wallet', to: '/assets/records', label: 'web.records.title', about: 'web.home.area.records' },

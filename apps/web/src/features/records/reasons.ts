@@ -24,6 +24,24 @@ export const reasonKeys = {
   'p2p.ad_closed': 'web.p2p.reason.adClosed',
   // Contracts (issue 7): the stake is frozen by 'hold.place'; this is the settlement.
   'options.settle': 'web.options.reason.settle',
+  // Leveraged and futures positions (issue 16).
+  'leverage.open': 'web.records.reason.leverageOpen',
+  'leverage.order': 'web.records.reason.leverageOrder',
+  'leverage.fill': 'web.records.reason.leverageFill',
+  'leverage.order_cancel': 'web.records.reason.leverageOrderCancel',
+  'leverage.margin_add': 'web.records.reason.leverageMarginAdd',
+  'leverage.margin_remove': 'web.records.reason.leverageMarginRemove',
+  'leverage.funding': 'web.records.reason.leverageFunding',
+  'leverage.interest': 'web.records.reason.leverageInterest',
+  'leverage.close': 'web.records.reason.leverageClose',
+  'leverage.take_profit': 'web.records.reason.leverageTakeProfit',
+  'leverage.stop_loss': 'web.records.reason.leverageStopLoss',
+  'leverage.liquidation': 'web.records.reason.leverageLiquidation',
+  // Earn (issue 17).
+  'earn.subscribe': 'web.records.reason.earnSubscribe',
+  'earn.interest': 'web.records.reason.earnInterest',
+  'earn.mature': 'web.records.reason.earnMature',
+  'earn.redeem': 'web.records.reason.earnRedeem',
 } as const satisfies Record<string, MessageKey>;
 
 export type KnownReason = keyof typeof reasonKeys;
@@ -41,4 +59,7 @@ export const referenceKeys: Record<string, MessageKey> = {
   deposit: 'web.wallet.ref.deposit',
   p2p_ad: 'web.p2p.ref.ad',
   option_order: 'web.options.ref.order',
+  leverage_position: 'web.records.ref.position',
+  leverage_order: 'web.records.ref.limitOrder',
+  earn_subscription: 'web.records.ref.earnSubscription',
 };

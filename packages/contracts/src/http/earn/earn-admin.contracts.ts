@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { decimalAmountSchema } from '../assets/assets.contracts.ts';
 import { idSchema, pageQuerySchema, typedText } from '../common.ts';
 import { defineContract } from '../contract.ts';
+import { validationMessages } from '../validation.ts';
 import { earnKindSchema, earnProductSchema, earnTreasurySchema } from './earn.contracts.ts';
 
 /**
@@ -21,7 +22,7 @@ export const earnProductProposalSchema = z.object({
   cycleDays: z.number().int().min(1).max(3650),
   dailyRatePercent: decimalAmountSchema.describe('e.g. "0.3" for 0.3 % a day; at most 1'),
   penaltyRatePercent: decimalAmountSchema.describe('per remaining day; "0" with no early redemption'),
-  payoutTimeUtc: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'HH:MM').describe('the daily payout time, UTC'),
+  payoutTimeUtc: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, validationMessages.timeOfDay).describe('the daily payout time, UTC'),
   earlyRedemption: z.boolean(),
   minAmount: decimalAmountSchema,
   maxAmount: decimalAmountSchema,
