@@ -57,6 +57,7 @@ export const routes: RouteObject[] = [
       }),
       viewRoute('leverageExposure', () => import('../features/leverage/LeverageExposurePage.tsx'), 'LeverageExposurePage'),
       viewRoute('insuranceFund', () => import('../features/leverage/InsuranceFundPage.tsx'), 'InsuranceFundPage'),
+      viewRoute('earn', () => import('../features/earn/EarnProductsPage.tsx'), 'EarnProductsPage'),
       viewRoute('staff', () => import('../features/staff/StaffPage.tsx'), 'StaffPage', { param: 'staffId', component: 'StaffSessionsRoute' }),
       viewRoute('mysessions', () => import('../features/staff/MySessionsPage.tsx'), 'MySessionsPage'),
       { path: '*', Component: NotFoundView },

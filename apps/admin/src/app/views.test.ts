@@ -30,6 +30,11 @@ describe('the views a member is offered', () => {
     }
   });
 
+  it('opens the earn products to admins only (the contract’s earnStaffRoles)', () => {
+    expect(viewAllowed('earn', ['admin'])).toBe(true);
+    for (const role of ['finance', 'support', 'compliance', 'content', 'merchant'] as const) expect(viewAllowed('earn', [role])).toBe(false);
+  });
+
   it('sends /admin to the first view in the navigation the roles open', () => {
     expect(firstAllowedView(['admin']).path).toBe('users');
     expect(firstAllowedView(['finance']).path).toBe('users');

@@ -3,6 +3,7 @@ import {
   getLeverageInsuranceFundContract,
   getOptionsHouseContract,
   listAuditContract,
+  listStaffEarnProductsContract,
   listNotificationsContract,
   listP2pAppealsContract,
   listStaffContract,
@@ -39,6 +40,8 @@ export const views = [
   { name: 'leveragePositions', path: 'leverage/positions', label: 'admin.leverage.nav.positions', reads: [listStaffPositionsContract] },
   { name: 'leverageExposure', path: 'leverage/exposure', label: 'admin.leverage.nav.exposure', reads: [getLeverageExposureContract] },
   { name: 'insuranceFund', path: 'leverage/insurance-fund', label: 'admin.leverage.nav.insuranceFund', reads: [getLeverageInsuranceFundContract] },
+  // Earn products (role admin, ADR 0035): products, the earn treasury, proposals decided by a second admin.
+  { name: 'earn', path: 'earn', label: 'admin.earn.nav', reads: [listStaffEarnProductsContract] },
   // Staff accounts (role admin, ADR 0020).
   { name: 'staff', path: 'staff', label: 'admin.staff.nav', reads: [listStaffContract] },
   // Every member: the own sessions and the password.
