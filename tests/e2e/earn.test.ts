@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { accountBalance, addProduct, fundTreasury, specProduct, usdt } from '../../apps/server/test/integration/earn/earn-helpers.ts';
 import { setPaymentPassword } from '../../apps/server/test/helpers/wallet.ts';
-import { payDueInterest } from '../../apps/server/src/use-cases/earn/pay-interest.ts';
+import { announceSettled, payDueInterest } from '../../apps/server/src/use-cases/earn/pay-interest.ts';
 import { launchBrowser, newPhoneContext, openLoggedIn, pathOf } from './helpers/browser.ts';
 import { fundUser } from './helpers/ledger.ts';
 import { type E2eServer, registerUser, startServer, uniqueUsername } from './helpers/server.ts';
@@ -134,11 +134,12 @@ describe('earn: lock-up mining in the browser', () => {
     expect(Number(await value(sub, 'earn-sub-next'))).toBe(firstPayout);
     expect(await accountBalance(server.db, user.userId, 'coin')).toEqual({ available: usdt('9000'), frozen: 0n });
 
-    // The server's clock past the first payout; the payout job pays day 1: 3 USDT.
+    // The server's clock past the first payout; the payout job pays day 1: 3 USDT, and tells the
+    // user's screens (the push event) — the page shows it without a reload.
     clock.offsetMs = firstPayout + 60_000 - Date.now();
     const paid = await payDueInterest({ db: server.db, now: server.now });
     expect(paid.length).toBe(1);
-    await page.reload();
+    await announceSettled({ events: server.events, logger: server.app.log }, paid);
     const after = page.getByTestId('earn-subs-active').locator('article').first();
     await expect.poll(() => value(after, 'earn-sub-interest')).toBe('3.000000');
     expect(await value(after, 'earn-sub-remaining')).toBe('4');
@@ -181,6 +182,15 @@ describe('earn: lock-up mining in the browser', () => {
     expect(await value(ended, 'earn-sub-returned')).toBe('984.000000');
     expect(await value(ended, 'earn-sub-interest')).toBe('3.000000');
     expect(await accountBalance(server.db, user.userId, 'coin')).toEqual({ available: usdt('9987'), frozen: 0n });
+
+    // The records: the subscription, the day's interest and the redemption, each a journal entry with its label.
+    await page.goto('/assets/records');
+    const record = (reason: string) => page.locator(`[data-testid="record"][data-reason="${reason}"]`).first();
+    await record('earn.interest').waitFor();
+    expect(await record('earn.interest').locator('.record-reason').textContent()).toBe('Earn interest');
+    expect(plain(await record('earn.interest').getByTestId('record-amount').first().textContent())).toBe('+3.00 USDT');
+    expect(await record('earn.redeem').locator('.record-reason').textContent()).toBe('Earn early redemption');
+    expect(await record('earn.subscribe').locator('.record-reason').textContent()).toBe('Earn subscription (principal locked)');
   });
 
   it('a product id that is no number is "not found"; a missing product says so', async () => {
