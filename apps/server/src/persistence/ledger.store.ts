@@ -52,6 +52,32 @@ export async function ensureUserAccount(db: Queryable, userId: bigint, kind: Use
   return row!.id;
 }
 
+/**
+ * The accounts of `kind` in `asset` of many users, made where missing: two statements whatever the
+ * number when they all exist (a payout run over thousands of users), three when some do not.
+ */
+export async function ensureUserAccounts(db: Queryable, userIds: readonly bigint[], kind: UserAccountKind, asset: string): Promise<Map<bigint, bigint>> {
+  const wanted = [...new Set(userIds)];
+  const find = async () =>
+    new Map(
+      (
+        await db.query<{ user_id: bigint; id: bigint }>('SELECT user_id, id FROM ledger_accounts WHERE user_id = ANY($1::bigint[]) AND kind = $2 AND asset = $3', [
+          wanted.map(String),
+          kind,
+          asset,
+        ])
+      ).map((row) => [row.user_id, row.id]),
+    );
+  const found = await find();
+  const missing = wanted.filter((userId) => !found.has(userId));
+  if (missing.length === 0) return found;
+  await db.query(
+    'INSERT INTO ledger_accounts (user_id, kind, asset) SELECT u, $2, $3 FROM unnest($1::bigint[]) AS u ON CONFLICT DO NOTHING',
+    [missing.map(String), kind, asset],
+  );
+  return find();
+}
+
 export async function ensurePlatformAccount(
   db: Queryable,
   kind: PlatformAccountKind,

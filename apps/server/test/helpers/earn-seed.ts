@@ -1,7 +1,7 @@
 import { estimatedIncomeMinor, maturityTimeMs, payoutTimeMs } from '@keel/domain';
 import type { Db } from '../../src/persistence/db.ts';
 import { postEntriesTogether } from '../../src/persistence/ledger-bulk.store.ts';
-import { type EntryInput, ensureUserAccount } from '../../src/persistence/ledger.store.ts';
+import { type EntryInput, ensureUserAccounts } from '../../src/persistence/ledger.store.ts';
 import { subscriptionNumber } from '../../src/use-cases/earn/subscribe.ts';
 
 /**
@@ -33,10 +33,9 @@ export async function seedSubscriptions(
       await tx.query('SELECT id FROM earn_products WHERE id = $1 FOR UPDATE', [input.productId]);
       await tx.query('INSERT INTO earn_obligations (asset) VALUES ($1) ON CONFLICT DO NOTHING', [product.asset]);
       await tx.query('SELECT asset FROM earn_obligations WHERE asset = $1 FOR UPDATE', [product.asset]);
-      const accounts = new Map<bigint, { coin: bigint; defi: bigint }>();
-      for (const userId of new Set(users)) {
-        accounts.set(userId, { coin: await ensureUserAccount(tx, userId, 'coin', product.asset), defi: await ensureUserAccount(tx, userId, 'defi', product.asset) });
-      }
+      const coins = await ensureUserAccounts(tx, users, 'coin', product.asset);
+      const defis = await ensureUserAccounts(tx, users, 'defi', product.asset);
+      const accounts = new Map(users.map((userId) => [userId, { coin: coins.get(userId)!, defi: defis.get(userId)! }]));
       const newIds = (
         await tx.query<{ id: bigint }>(`SELECT nextval(pg_get_serial_sequence('earn_subscriptions', 'id')) AS id FROM generate_series(1, $1)`, [users.length])
       ).map((row) => row.id);

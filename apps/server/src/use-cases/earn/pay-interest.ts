@@ -2,7 +2,7 @@ import { dailyInterestMinor, daysDueBy, payoutTimeMs } from '@keel/domain';
 import type { Deps } from '../../deps.ts';
 import type { Queryable } from '../../persistence/db.ts';
 import { postEntriesTogether } from '../../persistence/ledger-bulk.store.ts';
-import { type EntryInput, ensureUserAccount, toMinor } from '../../persistence/ledger.store.ts';
+import { type EntryInput, ensureUserAccounts, toMinor } from '../../persistence/ledger.store.ts';
 import { publishToUser } from '../../realtime/publish.ts';
 import { earnTreasuryAccount } from './earn-support.ts';
 
@@ -61,10 +61,11 @@ export async function payDueDays(tx: Queryable, rows: readonly DueSubscription[]
 
   const treasuries = new Map<string, bigint>();
   for (const asset of assets) treasuries.set(asset, await earnTreasuryAccount(tx, asset));
+  // Every user's coin account per asset in one statement (a batch may name a thousand users).
   const coins = new Map<string, bigint>();
-  for (const { row } of plans) {
-    const key = `${row.user_id}:${row.asset}`;
-    if (!coins.has(key)) coins.set(key, await ensureUserAccount(tx, row.user_id, 'coin', row.asset));
+  for (const asset of assets) {
+    const users = plans.filter((plan) => plan.row.asset === asset).map((plan) => plan.row.user_id);
+    for (const [userId, accountId] of await ensureUserAccounts(tx, users, 'coin', asset)) coins.set(`${userId}:${asset}`, accountId);
   }
 
   const at = new Date(nowMs);
