@@ -15,6 +15,7 @@ import { adTerms, postAd, trader } from '../../helpers/p2p.ts';
 import { createStaff, createTestApp, type TestApp } from '../../helpers/test-app.ts';
 import { bindAddress, type Call, call, fund, TEST_XPUB, walletUser, type WalletUser } from '../../helpers/wallet.ts';
 import { optionsTrader } from '../options/options-helpers.ts';
+import { addProduct, earnUser, fundTreasury, specProduct, subscribe } from '../earn/earn-helpers.ts';
 import { leverageTrader } from '../leverage/leverage-helpers.ts';
 
 // Issue 13, defect 2 (ADR 0019): a request commits its effect, then the process dies before the
@@ -128,6 +129,7 @@ async function everything() {
     positions: await rows('SELECT id::text, status, quantity_minor::text, margin_minor::text FROM leverage_positions ORDER BY id'),
     positionEvents: await rows('SELECT count(*)::int AS n FROM leverage_position_events'),
     limitOrders: await rows('SELECT id::text, status FROM leverage_orders ORDER BY id'),
+    earnSubscriptions: await rows('SELECT id::text, status, paid_days FROM earn_subscriptions ORDER BY id'),
     swaps: await rows('SELECT id::text, executed_entry_id::text FROM swap_quotes ORDER BY id'),
     ads: await rows('SELECT id::text, status, remaining_minor::text, price_fiat_minor::text FROM p2p_ads ORDER BY id'),
     orders: await rows('SELECT id::text, status FROM p2p_orders ORDER BY id'),
@@ -351,6 +353,28 @@ const scenarios: Record<string, () => Promise<Scenario>> = {
     return {
       send: (key) => call(t.app, 'POST', `/home/leverage/orders/${placed.data.id}/cancel`, user.token, undefined, key),
       effect: () => t.db.query('SELECT status, close_entry_id::text FROM leverage_orders WHERE id = $1', [placed.data.id]),
+    };
+  },
+
+  'earn.subscribe': async () => {
+    const productId = await addProduct(t.db, specProduct({ name: 'Crash subscribe' }));
+    await fundTreasury(t.db, '1000');
+    const user = await earnUser(t.app, t.db, name('crashearn'), '1000');
+    return {
+      send: (key) => subscribe(t.app, user, productId, '500', key),
+      effect: () => count('SELECT count(*)::int AS n FROM earn_subscriptions WHERE user_id = $1', user.userId),
+    };
+  },
+
+  'earn.subscriptions.redeem': async () => {
+    const productId = await addProduct(t.db, specProduct({ name: 'Crash redeem' }));
+    await fundTreasury(t.db, '1000');
+    const user = await earnUser(t.app, t.db, name('crashred'), '1000');
+    const subscribed = await subscribe(t.app, user, productId, '500');
+    if (subscribed.code !== 200) throw new Error(`subscribe: ${subscribed.msg}`);
+    return {
+      send: (key) => call(t.app, 'POST', `/home/earn/subscriptions/${subscribed.data.id}/redeem`, user.token, { paymentPassword: '135790' }, key),
+      effect: () => t.db.query('SELECT status, penalty_minor::text, close_entry_id::text FROM earn_subscriptions WHERE id = $1', [subscribed.data.id]),
     };
   },
 
