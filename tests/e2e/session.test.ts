@@ -140,8 +140,10 @@ describe('session rules', () => {
     const page = await openLoggedIn(context, user, '/index', { pushFrames });
     await page.getByTestId('greeting').getByText(user.username).waitFor();
     // The push connection checks the session when it opens: connected first, the news tab's call
-    // is the next one to meet the ended session, as this test says.
+    // is the next one to meet the ended session, as this test says. Once authenticated, the page
+    // refetches what it had loaded before events flowed (cache-sync.ts): those calls finish first.
     await expect.poll(() => pushConnectionAuthed(pushFrames), { timeout: 10_000 }).toBe(true);
+    await page.waitForLoadState('networkidle');
 
     await server.db.query("UPDATE sessions SET expires_at = now() - interval '1 minute' WHERE user_id = $1", [BigInt(user.userId)]);
     await page.getByTestId('tab-news').click();
@@ -157,8 +159,9 @@ describe('session rules', () => {
     const pushFrames: string[] = [];
     const page = await openLoggedIn(context, user, '/index', { pushFrames });
     await page.getByTestId('greeting').getByText(user.username).waitFor();
-    // As above: the push connection's own check is over before the user is suspended.
+    // As above: the push connection's own check, and the refetches after it, are over before the user is suspended.
     await expect.poll(() => pushConnectionAuthed(pushFrames), { timeout: 10_000 }).toBe(true);
+    await page.waitForLoadState('networkidle');
 
     await server.db.query("UPDATE users SET status = 'suspended' WHERE username = $1", [user.username]);
     await page.getByTestId('tab-assets').click();
