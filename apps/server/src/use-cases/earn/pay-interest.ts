@@ -74,7 +74,7 @@ export async function payDueDays(tx: Queryable, rows: readonly DueSubscription[]
   const owedDown = new Map<string, bigint>();
   const productDown = new Map<bigint, bigint>();
   const settled: SettledSubscription[] = [];
-  const updates: { id: bigint; paidDays: number; paidMinor: bigint; nextPayoutAtMs: number | null; matured: boolean; closeIndex: number | null }[] = [];
+  const updates: { id: bigint; holdId: bigint; paidDays: number; paidMinor: bigint; nextPayoutAtMs: number | null; matured: boolean; closeIndex: number | null }[] = [];
   for (const { row, dueDays } of plans) {
     const principal = toMinor(row.principal_minor);
     const interest = dailyInterestMinor(principal, row.daily_rate_ppm);
@@ -123,6 +123,7 @@ export async function payDueDays(tx: Queryable, rows: readonly DueSubscription[]
     }
     updates.push({
       id: row.id,
+      holdId: row.hold_id,
       paidDays: dueDays,
       paidMinor,
       nextPayoutAtMs: matured ? null : payoutTimeMs(Number(row.subscribed_at_ms), row.payout_minute_utc, dueDays + 1),
@@ -176,7 +177,7 @@ export async function payDueDays(tx: Queryable, rows: readonly DueSubscription[]
        FROM unnest($2::bigint[], $3::bigint[]) AS c(hold_id, entry_id) WHERE h.id = c.hold_id AND h.status = 'open'`,
       [
         at,
-        closedHolds.map((update) => plans.find((plan) => plan.row.id === update.id)!.row.hold_id.toString()),
+        closedHolds.map((update) => update.holdId.toString()),
         closedHolds.map((update) => entryIdOf(update.closeIndex)),
       ],
     );

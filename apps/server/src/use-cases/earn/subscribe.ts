@@ -223,7 +223,6 @@ async function redeemInTransaction(
     );
     if (row!.status !== 'active') throw new AppError('SUBSCRIPTION_NOT_ACTIVE', { status: row!.status });
     await tx.query('SELECT id FROM earn_products WHERE id = $1 FOR UPDATE', [row!.product_id]);
-    await lockObligations(tx, row!.asset);
     // Days that came due and the payout job has not reached yet are paid first, as the job would pay
     // them: they are the user's, and not "remaining". If the last day is among them, the
     // subscription has matured instead, with no penalty, and that is the answer.
@@ -231,6 +230,7 @@ async function redeemInTransaction(
     if (settled?.matured) return answer(tx, row!.id);
     const paidDays = row!.paid_days + (settled?.daysPaid ?? 0);
     const remainingDays = remainingDaysAt(Number(row!.subscribed_at_ms), row!.payout_minute_utc, row!.cycle_days, nowMs);
+    // Locked here, after what payDueDays paid (it locks the same row when it pays), before the accounts.
     const owedMinor = await lockObligations(tx, row!.asset);
     const principal = toMinor(row!.principal_minor);
     // Owed no more: the days not yet paid, as promised at the subscription.
