@@ -24,3 +24,4 @@ export * from './leverage/index.ts';
 export * from './staff/staff-accounts.ts';
 export * from './staff/two-person-rule.ts';
 export * from './earn/earn.ts';
+export * from './loans/loans.ts';

@@ -182,6 +182,10 @@ export const errorCatalogue = {
   EARLY_REDEMPTION_NOT_ALLOWED: { status: 400, msg: 'early redemption not allowed for this product' },
   // Keel (issue 17): fires on a redemption of a subscription that has already matured or been redeemed.
   SUBSCRIPTION_NOT_ACTIVE: { status: 409, msg: 'the subscription has ended' },
+  // Keel (issue 18): fires on a repayment of a loan that is not passed (still pending, or already repaid, rejected or liquidated).
+  LOAN_NOT_OUTSTANDING: { status: 409, msg: 'the loan is not outstanding' },
+  // Keel (issue 18): fires on an approval the lending treasury's balance cannot pay out; the application stays pending.
+  LENDING_FUNDS_UNAVAILABLE: { status: 409, msg: 'the lending account cannot fund this loan' },
 } as const satisfies Record<string, { status: number; msg: string }>;
 
 export type ErrorKey = keyof typeof errorCatalogue;

@@ -125,6 +125,23 @@ import {
   subscribeEarnContract,
 } from './earn/earn.contracts.ts';
 import { decideEarnProductChangeContract, listStaffEarnProductsContract, proposeEarnProductChangeContract } from './earn/earn-admin.contracts.ts';
+import {
+  applyLoanContract,
+  getLoanAgreementContract,
+  getLoanContract,
+  getLoansOverviewContract,
+  listLoansContract,
+  repayLoanContract,
+} from './loans/loans.contracts.ts';
+import {
+  decideLoanContract,
+  decideLoanProductChangeContract,
+  getLoanHoldingPhotoContract,
+  getStaffLoanContract,
+  listStaffLoanProductsContract,
+  listStaffLoansContract,
+  proposeLoanProductChangeContract,
+} from './loans/loans-admin.contracts.ts';
 import { listMessagesContract, markMessagesReadContract, meContract, setLanguageContract, unreadContract } from './user/user.contracts.ts';
 import {
   bindContactContract,
@@ -170,6 +187,8 @@ export * from './leverage/leverage.contracts.ts';
 export * from './leverage/leverage-admin.contracts.ts';
 export * from './earn/earn.contracts.ts';
 export * from './earn/earn-admin.contracts.ts';
+export * from './loans/loans.contracts.ts';
+export * from './loans/loans-admin.contracts.ts';
 export * from '../ws/market.events.ts';
 export * from '../ws/user.events.ts';
 
@@ -312,4 +331,17 @@ export const allContracts = [
   listStaffEarnProductsContract,
   proposeEarnProductChangeContract,
   decideEarnProductChangeContract,
+  getLoansOverviewContract,
+  getLoanAgreementContract,
+  applyLoanContract,
+  listLoansContract,
+  getLoanContract,
+  repayLoanContract,
+  listStaffLoansContract,
+  getStaffLoanContract,
+  getLoanHoldingPhotoContract,
+  decideLoanContract,
+  listStaffLoanProductsContract,
+  proposeLoanProductChangeContract,
+  decideLoanProductChangeContract,
 ] as const;

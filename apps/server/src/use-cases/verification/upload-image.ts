@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '@keel/contracts';
 import type { Deps } from '../../deps.ts';
 
-export type UploadPurpose = 'verification' | 'deposit_proof' | 'chat';
+export type UploadPurpose = 'verification' | 'deposit_proof' | 'chat' | 'loan_holding';
 import { cleanImage } from '../../uploads/image.ts';
 
 const mediaTypes = { jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif' } as const;
