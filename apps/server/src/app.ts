@@ -27,6 +27,9 @@ import { startOptionsSettler } from './use-cases/options/settle-option-orders.ts
 import { leverageAdminRoutes, leverageRoutes } from './http/routes/leverage.routes.ts';
 import { earnAdminRoutes, earnRoutes } from './http/routes/earn.routes.ts';
 import { startEarnPayouts } from './use-cases/earn/pay-interest.ts';
+import { loanReviewRoutes, loanRoutes } from './http/routes/loans.routes.ts';
+import { loanProductRoutes } from './http/routes/loan-products.routes.ts';
+import { startLoanSweeps } from './use-cases/loans/liquidate-loans.ts';
 import { startTriggerEngine } from './use-cases/leverage/trigger-engine.ts';
 import { POSITION_CHARGES_INTERVAL_MS, startPositionCharges } from './use-cases/leverage/charge-positions.ts';
 import { registerRoute, type RouteHandler, type RouteHooks } from './http/route.ts';
@@ -67,6 +70,9 @@ export const allRoutes: readonly RouteHandler[] = [
   ...leverageAdminRoutes,
   ...earnRoutes,
   ...earnAdminRoutes,
+  ...loanRoutes,
+  ...loanReviewRoutes,
+  ...loanProductRoutes,
 ] as RouteHandler[];
 
 /** A year, never revalidated: for files whose name changes whenever their content does. */
@@ -114,6 +120,8 @@ export interface BuildAppOptions {
   leverageEngineIntervalMs?: number;
   /** Run the earn payout job (daily interest and maturities) every this many ms while the app is open (main.ts: EARN_PAYOUT_INTERVAL_MS; tests pay by hand). */
   earnPayoutIntervalMs?: number;
+  /** Run the loan job (due-date and ratio liquidations, margin calls) every this many ms while the app is open (main.ts: LOAN_SWEEP_INTERVAL_MS; tests sweep by hand). */
+  loanSweepIntervalMs?: number;
   logger?: FastifyServerOptions['logger'];
   /**
    * The Redis key prefix of the per-address HTTP limit when REDIS_URL is set (default
@@ -269,6 +277,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (options.earnPayoutIntervalMs) {
     const payouts = startEarnPayouts(deps, options.earnPayoutIntervalMs);
     app.addHook('onClose', () => payouts.stop());
+  }
+  if (options.loanSweepIntervalMs) {
+    const sweeps = startLoanSweeps(deps, options.loanSweepIntervalMs);
+    app.addHook('onClose', () => sweeps.stop());
   }
   if (options.leverageEngineIntervalMs) {
     const engine = startTriggerEngine(deps, options.leverageEngineIntervalMs);

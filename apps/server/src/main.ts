@@ -16,6 +16,7 @@ import { networksWithoutDepositSource } from './use-cases/wallet/wallet-settings
 import { eventBusFromConfig } from './realtime/event-bus-from-config.ts';
 import { announceExpiry } from './use-cases/p2p/order-steps.ts';
 import { EARN_PAYOUT_INTERVAL_MS } from './use-cases/earn/pay-interest.ts';
+import { LOAN_SWEEP_INTERVAL_MS } from './use-cases/loans/liquidate-loans.ts';
 
 let config: Config;
 try {
@@ -58,6 +59,7 @@ const app = await buildApp({
   optionsSettleIntervalMs: config.OPTIONS_SETTLE_INTERVAL_MS,
   leverageEngineIntervalMs: config.LEVERAGE_ENGINE_INTERVAL_MS,
   earnPayoutIntervalMs: EARN_PAYOUT_INTERVAL_MS,
+  loanSweepIntervalMs: LOAN_SWEEP_INTERVAL_MS,
 });
 if (keyWasGenerated) {
   app.log.warn(`generated an upload encryption key in ${config.DATA_DIR}; set UPLOAD_ENCRYPTION_KEY on any shared or production deployment`);

@@ -206,6 +206,8 @@ const envSchema = z.object({
   WALLET_TWO_PERSON_ABOVE_USDT: z.coerce.number().int().min(0).max(1_000_000_000).default(10_000),
   // The cumulative two-person rule of every staff decision that moves money (ADR 0022), published
   // in the wallet overview: beyond these a second, different staff member has to agree.
+  /** Loan applications of more than this many USDT need two different compliance staff to approve (issue 18, published on /person/Loan). */
+  LOAN_TWO_PERSON_ABOVE_USDT: z.coerce.number().int().min(0).max(1_000_000_000).default(10_000),
   /** P2P appeals whose escrow is worth more than this many USDT are resolved by two support members. */
   P2P_APPEAL_TWO_PERSON_ABOVE_USDT: z.coerce.number().int().min(0).max(1_000_000_000).default(1_000),
   /** What one staff member may decide alone within the window, in USDT (deposits, withdrawals, appeals together). */

@@ -17,6 +17,8 @@ import { idSchema } from '../http/common.ts';
  *   cancelled; `status` is its status.
  * - `earn.subscription` — one of the user's earn subscriptions was made, paid a day's interest,
  *   matured or was redeemed; `status` is its status.
+ * - `loan` — one of the user's loans was applied for, approved (paid out), rejected, repaid,
+ *   margin-called or liquidated; `status` is its status.
  */
 export const userEventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('message'), unread: z.literal(true) }),
@@ -26,6 +28,7 @@ export const userEventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('leverage.position'), positionId: idSchema, status: z.string().min(1).max(40) }),
   z.object({ kind: z.literal('leverage.order'), orderId: idSchema, status: z.string().min(1).max(40) }),
   z.object({ kind: z.literal('earn.subscription'), subscriptionId: idSchema, status: z.string().min(1).max(40) }),
+  z.object({ kind: z.literal('loan'), loanId: idSchema, status: z.string().min(1).max(40) }),
 ]);
 
 export type UserEvent = z.infer<typeof userEventSchema>;
