@@ -14,7 +14,8 @@ const SAMPLE = 20;
  * posting is in its account's asset; every balance equals the sum of its postings; no user balance
  * is negative; every account's frozen part equals its open holds; contracts and leveraged positions
  * match their holds, and the platform accounts only they post to match their records; earn
- * subscriptions match their holds and payouts, and the earn treasury its entries and promises.
+ * subscriptions match their holds and payouts, and the earn treasury its entries and promises;
+ * loans match their holds and repayments, borrowers their committed credit, and the lending treasury its entries.
  */
 export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
   const problems: string[] = [];
@@ -164,6 +165,47 @@ export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
        LEFT JOIN (SELECT product_id, sum(principal_minor) AS active FROM earn_subscriptions WHERE status = 'active' GROUP BY product_id) s
          ON s.product_id = p.id
       WHERE p.active_minor <> coalesce(s.active, 0)`,
+  );
+  // Loans (issue 18, ADR 0036): a pending or passed loan's collateral is its open hold on the coin
+  // account, an ended one's hold was closed by its closing entry; its repaid total is the sum of its
+  // repayments, split into interest and principal exactly; a borrower's committed credit is what their
+  // pending applications ask and their passed loans still owe in principal; the lending treasury is
+  // posted to only by funding, payouts, repayments and liquidations, and they add up to the loans'.
+  await check(
+    'loans whose collateral hold does not match their state',
+    `SELECT l.id, l.status, h.status AS hold_status, h.amount_minor::text AS held
+       FROM loans l JOIN ledger_holds h ON h.id = l.hold_id
+      WHERE (l.status IN ('pending', 'passed') AND (h.status <> 'open' OR h.amount_minor <> l.collateral_minor OR h.account_id <> l.collateral_account_id))
+         OR (l.status NOT IN ('pending', 'passed') AND (h.status = 'open' OR h.closed_entry_id IS DISTINCT FROM l.close_entry_id))`,
+  );
+  await check(
+    'loans whose repaid amounts differ from their repayments',
+    `SELECT l.id, l.repaid_minor::text AS repaid, coalesce(r.amount, 0)::text AS repayments
+       FROM loans l
+       LEFT JOIN (SELECT loan_id, sum(amount_minor) AS amount, sum(interest_minor) AS interest, sum(principal_minor) AS principal
+                    FROM loan_repayments GROUP BY loan_id) r ON r.loan_id = l.id
+      WHERE l.repaid_minor <> coalesce(r.amount, 0) OR l.interest_paid_minor <> coalesce(r.interest, 0)
+         OR (l.status = 'passed' AND l.principal_outstanding_minor <> l.amount_minor - coalesce(r.principal, 0))
+         OR (l.status = 'repaid' AND coalesce(r.principal, 0) <> l.amount_minor)`,
+  );
+  await check(
+    'borrowers whose committed credit differs from their pending applications and outstanding principal',
+    `SELECT b.user_id, b.committed_minor::text AS committed, coalesce(l.committed, 0)::text AS by_loans
+       FROM loan_borrowers b
+       LEFT JOIN (SELECT user_id, sum(CASE WHEN status = 'pending' THEN amount_minor ELSE principal_outstanding_minor END) AS committed
+                    FROM loans WHERE status IN ('pending', 'passed') GROUP BY user_id) l ON l.user_id = b.user_id
+      WHERE b.committed_minor <> coalesce(l.committed, 0)`,
+  );
+  await check(
+    'lending treasury postings that are not funding, payouts or repayments, or that differ from the loans',
+    `SELECT e.reason, sum(p.amount_minor)::text AS posted
+       FROM ledger_accounts a JOIN postings p ON p.account_id = a.id JOIN journal_entries e ON e.id = p.entry_id
+      WHERE a.user_id IS NULL AND a.kind = 'treasury' AND a.label = 'lending'
+      GROUP BY e.reason
+     HAVING e.reason NOT IN ('loan.fund', 'loan.disburse', 'loan.repay', 'loan.liquidate')
+         OR (e.reason = 'loan.disburse' AND -sum(p.amount_minor) <> (SELECT coalesce(sum(amount_minor), 0) FROM loans WHERE disburse_entry_id IS NOT NULL))
+         OR (e.reason IN ('loan.repay', 'loan.liquidate') AND sum(p.amount_minor) <> (SELECT coalesce(sum(r.amount_minor), 0) FROM loan_repayments r
+              WHERE r.source = CASE WHEN e.reason = 'loan.repay' THEN 'borrower' ELSE 'collateral' END))`,
   );
   const [counts] = await db.query<{ accounts: number; entries: number; postings: number; open_holds: number }>(
     `SELECT (SELECT count(*) FROM ledger_accounts)::int AS accounts, (SELECT count(*) FROM journal_entries)::int AS entries,
