@@ -58,6 +58,8 @@ export const routes: RouteObject[] = [
       viewRoute('leverageExposure', () => import('../features/leverage/LeverageExposurePage.tsx'), 'LeverageExposurePage'),
       viewRoute('insuranceFund', () => import('../features/leverage/InsuranceFundPage.tsx'), 'InsuranceFundPage'),
       viewRoute('earn', () => import('../features/earn/EarnProductsPage.tsx'), 'EarnProductsPage'),
+      viewRoute('loans', () => import('../features/loans/LoansPage.tsx'), 'LoansPage', { param: 'loanId', component: 'LoanDetailRoute' }),
+      viewRoute('loanProducts', () => import('../features/loans/LoanProductsPage.tsx'), 'LoanProductsPage'),
       viewRoute('staff', () => import('../features/staff/StaffPage.tsx'), 'StaffPage', { param: 'staffId', component: 'StaffSessionsRoute' }),
       viewRoute('mysessions', () => import('../features/staff/MySessionsPage.tsx'), 'MySessionsPage'),
       { path: '*', Component: NotFoundView },

@@ -35,6 +35,13 @@ describe('the views a member is offered', () => {
     for (const role of ['finance', 'support', 'compliance', 'content', 'merchant'] as const) expect(viewAllowed('earn', [role])).toBe(false);
   });
 
+  it('opens the loan review to compliance and the loan products to admins (the contracts’ loanReviewRoles and loanProductRoles)', () => {
+    expect(viewAllowed('loans', ['compliance'])).toBe(true);
+    expect(viewAllowed('loanProducts', ['admin'])).toBe(true);
+    for (const role of ['admin', 'finance', 'support', 'content', 'merchant'] as const) expect(viewAllowed('loans', [role])).toBe(false);
+    for (const role of ['finance', 'support', 'compliance', 'content', 'merchant'] as const) expect(viewAllowed('loanProducts', [role])).toBe(false);
+  });
+
   it('sends /admin to the first view in the navigation the roles open', () => {
     expect(firstAllowedView(['admin']).path).toBe('users');
     expect(firstAllowedView(['finance']).path).toBe('users');

@@ -4,6 +4,8 @@ import {
   getOptionsHouseContract,
   listAuditContract,
   listStaffEarnProductsContract,
+  listStaffLoanProductsContract,
+  listStaffLoansContract,
   listNotificationsContract,
   listP2pAppealsContract,
   listStaffContract,
@@ -42,6 +44,10 @@ export const views = [
   { name: 'insuranceFund', path: 'leverage/insurance-fund', label: 'admin.leverage.nav.insuranceFund', reads: [getLeverageInsuranceFundContract] },
   // Earn products (role admin, ADR 0035): products, the earn treasury, proposals decided by a second admin.
   { name: 'earn', path: 'earn', label: 'admin.earn.nav', reads: [listStaffEarnProductsContract] },
+  // Loans (ADR 0036): applications reviewed by compliance (two members above the published amount);
+  // loan products and the lending treasury (role admin), proposals decided by a second admin.
+  { name: 'loans', path: 'loans', label: 'admin.loans.nav', reads: [listStaffLoansContract] },
+  { name: 'loanProducts', path: 'loan-products', label: 'admin.loans.products.nav', reads: [listStaffLoanProductsContract] },
   // Staff accounts (role admin, ADR 0020).
   { name: 'staff', path: 'staff', label: 'admin.staff.nav', reads: [listStaffContract] },
   // Every member: the own sessions and the password.

@@ -15,6 +15,9 @@ import { PageLoading, PageMain } from './PageMain.tsx';
 import { RootLayout } from './RootLayout.tsx';
 import { isTradeIdPath } from './trade-path.ts';
 
+/** The loan pages (issue 18): one chunk for the five. */
+const loanPages = () => import('../routes/mobile/person/LoanPages.tsx');
+
 /** The trade tab on one market, /trade_{id}: the shell and the trade screen, each its own chunk. */
 const TradeTabOnMarket = lazy(async () => {
   tradeLoader();
@@ -136,6 +139,12 @@ export const routes: RouteObject[] = [
               { path: '/Lockup/Financial', lazy: lazyPage(pages.earn, 'FinancialPage') },
               { path: '/Lockup/Purchase/:id', lazy: lazyPage(pages.earn, 'PurchasePage') },
               { path: '/Lockup/subscribe', lazy: lazyPage(pages.earn, 'SubscribePage') },
+              // Loans (issue 18, ADR 0036): the overview and credit, the application and its agreement, the list, repayment.
+              { path: '/person/Loan', lazy: lazyPage(loanPages, 'LoanPage') },
+              { path: '/person/Apply', lazy: lazyPage(loanPages, 'LoanApplyPage') },
+              { path: '/person/loanagreement', lazy: lazyPage(loanPages, 'LoanAgreementPage') },
+              { path: '/person/loanList', lazy: lazyPage(loanPages, 'LoanListPage') },
+              { path: '/person/loanBack', lazy: lazyPage(loanPages, 'LoanRepayPage') },
               ...accountRoutes,
               ...walletRoutes,
               ...p2pRoutes,

@@ -45,7 +45,7 @@ async function applyInTransaction(deps: Deps, input: ApplyLoanInput, idempotency
   if (input.agreementVersion !== product.terms_version) throw new AppError('PARAMETER_ERROR', { field: 'agreementVersion', expected: product.terms_version });
   if (amountMinor < minAmountMinor || amountMinor > maxAmountMinor) throw new AppError('LOAN_AMOUNT_WRONG', { min: usdt(minAmountMinor), max: usdt(maxAmountMinor) });
   const [photo] = await deps.db.query('SELECT 1 FROM uploads WHERE id = $1 AND user_id = $2 AND purpose = $3', [input.holdingUploadId, input.user.id, 'loan_holding']);
-  if (!photo) throw new AppError('PARAMETER_ERROR', { field: 'holdingUploadId', problem: 'not_found' });
+  if (!photo) throw new AppError('RECORD_NOT_FOUND', { field: 'holdingUploadId' });
   const now = deps.now();
   const nowMs = now.getTime();
   const price = collateralPriceOrFail(deps, input.collateralAsset, nowMs);

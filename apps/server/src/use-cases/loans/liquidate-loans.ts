@@ -5,7 +5,6 @@ import {
   formatAmount,
   liquidationPlan,
   LOAN_ASSET,
-  LOAN_ASSET_SCALE,
   loanDaysBegun,
   loanHealth,
   loanLtvPpm,
@@ -158,7 +157,7 @@ export async function sweepLoanRatios(deps: Pick<Deps, 'db' | 'now' | 'market' |
     if (health === 'healthy' || (health === 'margin_call' && row.margin_call_at_ms !== null)) continue;
     const outcome = await deps.db.transaction(async (tx): Promise<LoanOutcome | null> => {
       const [locked] = await tx.query<LoanRow>(`SELECT ${LOAN_COLUMNS} FROM ${LOAN_FROM} WHERE l.id = $1 FOR UPDATE OF l SKIP LOCKED`, [row.id]);
-      if (!locked || locked.status !== 'passed') return null;
+      if (locked?.status !== 'passed') return null;
       const now = judge(locked, price);
       if (now === 'liquidate') {
         await liquidateLocked(tx, locked, 'price', price, scales.get(locked.collateral_asset)!, nowMs);

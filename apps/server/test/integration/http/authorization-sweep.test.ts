@@ -6,6 +6,7 @@ import { idFieldsOf, registeredRoutes, routeKey, valuesOfField } from '../../hel
 import { createStaff, createTestApp, registerViaApi, type TestApp } from '../../helpers/test-app.ts';
 import { bindAddress, call, fund, TEST_XPUB, type WalletUser } from '../../helpers/wallet.ts';
 import { addProduct, fundTreasury, specProduct } from '../earn/earn-helpers.ts';
+import { addLoanProduct, fundLender, loanTerms } from '../loans/loans-helpers.ts';
 
 // Issue 13, "tests that keep each class out": an authorization sweep generated from the routes the
 // server registers. Alice (a user) owns a real object of every kind a route can name by id, and
@@ -20,6 +21,8 @@ import { addProduct, fundTreasury, specProduct } from '../earn/earn-helpers.ts';
 // sweep, so a route added later cannot skip it.
 
 const UNKNOWN_ID = '987654321';
+/** A loan product (a public offer, not an owned object): set up before the sweep. */
+let loanProductId = '';
 const USER_REFUSAL: ErrorKey = 'RECORD_NOT_FOUND';
 
 /** The owners' objects by kind (Alice's, and Sally's `staff…`); `UNKNOWN` gives every kind an id nobody has. */
@@ -44,6 +47,9 @@ const objectKinds = [
   'limitOrder',
   'earnSubscription',
   'earnChange',
+  'loan',
+  'loanUpload',
+  'loanChange',
   'quote',
   'message',
   'staff',
@@ -79,6 +85,11 @@ interface SweepCase {
   outsideRoleScope?: (alice: Objects, own: OwnObjects) => Attempt[];
   /** Staff routes on a member's own things (Sally's): every other staff member, whatever the role, is refused as for an id nobody has. */
   staffOwned?: true;
+  /**
+   * Id inputs (`body.productId`) that name a public offer nobody owns, beside an input that names an
+   * owned object: both requests carry the same real offer, and only the owned input varies.
+   */
+  publicIdFields?: string[];
 }
 
 const dataPng = () => sharp({ create: { width: 16, height: 16, channels: 3, background: { r: 9, g: 8, b: 7 } } }).png().toBuffer();
@@ -95,7 +106,12 @@ const CASES: Record<string, SweepCase> = {
   'POST /home/user/messages/read': { attempts: (a) => [{ url: '/home/user/messages/read', body: { upToId: a.message } }], answer: 'scoped' },
   // Uploads and verification
   'GET /home/uploads/:uploadId': {
-    attempts: (a) => [{ url: `/home/uploads/${a.verificationUpload}` }, { url: `/home/uploads/${a.depositProof}` }, { url: `/home/uploads/${a.chatUpload}` }],
+    attempts: (a) => [
+      { url: `/home/uploads/${a.verificationUpload}` },
+      { url: `/home/uploads/${a.depositProof}` },
+      { url: `/home/uploads/${a.chatUpload}` },
+      { url: `/home/uploads/${a.loanUpload}` },
+    ],
   },
   'POST /home/verification/identity': {
     attacker: 'newcomer',
@@ -107,7 +123,7 @@ const CASES: Record<string, SweepCase> = {
   'GET /home/admin/uploads/:uploadId': {
     attempts: (a) => [{ url: `/home/admin/uploads/${a.verificationUpload}` }],
     // Compliance reads verification photos only: not a deposit screenshot, not a chat image.
-    outsideRoleScope: (a) => [{ url: `/home/admin/uploads/${a.depositProof}` }, { url: `/home/admin/uploads/${a.chatUpload}` }],
+    outsideRoleScope: (a) => [{ url: `/home/admin/uploads/${a.depositProof}` }, { url: `/home/admin/uploads/${a.chatUpload}` }, { url: `/home/admin/uploads/${a.loanUpload}` }],
   },
   'GET /home/admin/verifications/:submissionId': { attempts: (a) => [{ url: `/home/admin/verifications/${a.submission}` }] },
   'POST /home/admin/verifications/:submissionId/decision': {
@@ -227,6 +243,35 @@ const CASES: Record<string, SweepCase> = {
     attempts: (a) => [{ url: `/home/earn/subscriptions/${a.earnSubscription}/redeem`, body: { paymentPassword: '135790' } }],
   },
   'POST /home/admin/earn/changes/:changeId/decision': { attempts: (a) => [{ url: `/home/admin/earn/changes/${a.earnChange}/decision`, body: { approve: false } }] },
+  // Loans (issue 18): Alice's application and her holding-ID photo; an admin's product proposal.
+  'POST /home/loans': {
+    publicIdFields: ['body.productId'],
+    attempts: (a) => [
+      {
+        url: '/home/loans',
+        body: {
+          productId: loanProductId,
+          amount: '100',
+          collateralAsset: 'USDT',
+          collateralAmount: '200',
+          holdingUploadId: a.loanUpload,
+          agreementVersion: 1,
+          agreementAccepted: true,
+          paymentPassword: '135790',
+        },
+      },
+    ],
+  },
+  'GET /home/loans/:loanId': { attempts: (a) => [{ url: `/home/loans/${a.loan}` }] },
+  'POST /home/loans/:loanId/repay': { attempts: (a) => [{ url: `/home/loans/${a.loan}/repay`, body: { full: true, paymentPassword: '135790' } }] },
+  'GET /home/admin/loans/:loanId': { attempts: (a) => [{ url: `/home/admin/loans/${a.loan}` }] },
+  'GET /home/admin/loans/:loanId/holding-photo': { attempts: (a) => [{ url: `/home/admin/loans/${a.loan}/holding-photo` }] },
+  'POST /home/admin/loans/:loanId/decision': {
+    attempts: (a) => [{ url: `/home/admin/loans/${a.loan}/decision`, body: { decision: 'reject', reason: 'sweep attempt' } }],
+  },
+  'POST /home/admin/loan-products/changes/:changeId/decision': {
+    attempts: (a) => [{ url: `/home/admin/loan-products/changes/${a.loanChange}/decision`, body: { approve: false } }],
+  },
 };
 
 /**
@@ -237,6 +282,9 @@ const REVIEWED_NOT_OWNED: Record<string, string> = {
   'POST /home/earn/subscriptions': 'productId names an earn product, a public offer every user may subscribe to (earn tests)',
   'POST /home/admin/earn/changes':
     'productId names an earn product, which no user or staff member owns: an admin proposes a change to it, applied only on a second admin’s approval (earn-staff tests)',
+  'GET /home/loans/agreement': 'productId names a loan product, a public offer; the agreement is computed for the numbers given and stored nowhere (loans tests)',
+  'POST /home/admin/loan-products/changes':
+    'productId names a loan product, which no user or staff member owns: an admin proposes a change to it, applied only on a second admin’s approval (loan-products tests)',
   'POST /home/p2p/orders':
     'adId names a sell ad, a public offer in the ad list: placing an order on another user’s ad is what the route is for (the seller cannot buy from their own ad: p2p-orders tests)',
 };
@@ -295,7 +343,7 @@ async function send(method: string, attempt: Attempt, token: string): Promise<An
 
 const refusal = (key: ErrorKey) => ({ status: errorCatalogue[key].status, code: errorCatalogue[key].status, msg: errorCatalogue[key].msg });
 
-async function upload(user: WalletUser, purpose: 'verification' | 'deposit_proof' | 'chat') {
+async function upload(user: WalletUser, purpose: 'verification' | 'deposit_proof' | 'chat' | 'loan_holding') {
   const response = await t.app.inject({
     method: 'POST',
     url: `/home/uploads/image?purpose=${purpose}`,
@@ -338,8 +386,9 @@ async function ownersState() {
     position: read(`/home/leverage/positions/${objects.position}`),
     limitOrders: read('/home/leverage/orders?scope=open'),
     earnSubscription: read(`/home/earn/subscriptions/${objects.earnSubscription}`),
+    loan: read(`/home/loans/${objects.loan}`),
     messages: read('/home/user/messages'),
-    uploads: Promise.all([objects.verificationUpload, objects.depositProof, objects.chatUpload].map(uploadStatus)),
+    uploads: Promise.all([objects.verificationUpload, objects.depositProof, objects.chatUpload, objects.loanUpload].map(uploadStatus)),
     quote: t.db.query('SELECT * FROM swap_quotes WHERE id = $1', [objects.quote]),
     sally: read('/home/admin/me', sally),
     sallySessions: read('/home/admin/me/sessions', sally),
@@ -437,6 +486,24 @@ beforeAll(async () => {
     }, null),
     'earn product proposal',
   );
+  // A loan application of Alice's, pledging USDT, with her holding-ID photo; an admin's loan product proposal (issue 18).
+  loanProductId = await addLoanProduct(t.db, loanTerms({ name: 'Sweep loan' }));
+  await fundLender(t.db, '1000');
+  const loanUpload = await upload(alice, 'loan_holding');
+  const loan = await ok(
+    call(t.app, 'POST', '/home/loans', alice.token, {
+      productId: loanProductId, amount: '100', collateralAsset: 'USDT', collateralAmount: '200', holdingUploadId: loanUpload,
+      agreementVersion: 1, agreementAccepted: true, paymentPassword: '135790',
+    }),
+    'loan application',
+  );
+  const loanChange = await ok(
+    call(t.app, 'POST', '/home/admin/loan-products/changes', proposer, {
+      name: 'Sweep loan proposal', cycleDays: 7, dailyRatePercent: '0.1', minAmount: '100', maxAmount: '1000',
+      collateral: [{ asset: 'BTC', ltvPercent: '60' }], marginCallLtvPercent: '80', liquidationLtvPercent: '90', open: true,
+    }, null),
+    'loan product proposal',
+  );
   const quote = await ok(call(t.app, 'POST', '/home/assets/swap/quote', alice.token, { fromAsset: 'USDT', toAsset: 'BTC', amount: '10' }), 'swap quote');
   const sessions = await ok(call(t.app, 'GET', '/home/user/sessions', alice.token), 'sessions');
   const messages = await ok(call(t.app, 'GET', '/home/user/messages', alice.token), 'messages');
@@ -467,6 +534,9 @@ beforeAll(async () => {
     limitOrder: limitOrder.id,
     earnSubscription: earnSubscription.id,
     earnChange: earnChange.id,
+    loan: loan.id,
+    loanUpload,
+    loanChange: loanChange.id,
     quote: quote.quoteId,
     message: unreadMessage.id,
     staff: sallyAccount.id,
@@ -503,7 +573,8 @@ describe('authorization sweep over the registered routes', () => {
       const contract = contractByKey.get(route);
       if (!contract) continue; // reported by the test above
       const attempts = sweepCase.attempts(objects, own);
-      for (const field of idFieldsOf(contract)) {
+      const owned = idFieldsOf(contract).filter((field) => !sweepCase.publicIdFields?.includes(`${field.location}.${field.name}`));
+      for (const field of owned) {
         const values = attempts.flatMap((attempt) => valuesOfField(contract.path, attempt, field));
         expect(
           values.some((value) => alicesIds.has(value)),
@@ -512,7 +583,7 @@ describe('authorization sweep over the registered routes', () => {
       }
       // And the comparison requests name nothing of Alice's.
       for (const attempt of sweepCase.attempts(UNKNOWN, own)) {
-        for (const field of idFieldsOf(contract)) expect(valuesOfField(contract.path, attempt, field).filter((value) => alicesIds.has(value))).toEqual([]);
+        for (const field of owned) expect(valuesOfField(contract.path, attempt, field).filter((value) => alicesIds.has(value))).toEqual([]);
       }
     }
   });

@@ -230,7 +230,7 @@ describe('refusals leave nothing behind', () => {
     expect((await apply(t.app, user, productId, { amount: '391', collateralAmount: '0.01' })).data).toMatchObject({ pledgeCredit: '390.000000' });
     expect((await apply(t.app, user, productId, { amount: '100', collateralAmount: '2' })).msg).toBe('insufficient balance');
     expect((await apply(t.app, user, productId, { amount: '100', agreementVersion: 2 })).data).toMatchObject({ field: 'agreementVersion', expected: 1 });
-    expect((await apply(t.app, { ...user, photo: '999999' }, productId, { amount: '100' })).data).toMatchObject({ field: 'holdingUploadId' });
+    expect(await apply(t.app, { ...user, photo: '999999' }, productId, { amount: '100' })).toMatchObject({ msg: 'record does not exist', data: { field: 'holdingUploadId' } });
     expect((await apply(t.app, user, productId, { amount: '100', collateralAsset: 'DOGE' })).code).toBe(400);
     expect(await coin(t.db, user.userId, 'BTC')).toEqual(before);
 

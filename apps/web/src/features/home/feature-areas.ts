@@ -34,6 +34,8 @@ export const featureAreas: readonly FeatureArea[] = [
   { key: 'p2p-chats', group: 'trading', to: '/trade/contact/list', label: 'web.p2p.chats.title', about: 'web.home.area.p2pChats' },
   // Earn (issue 17): lock-up mining and financial products.
   { key: 'earn', group: 'trading', to: '/Lockup', label: 'web.earn.nav', about: 'web.home.area.earn' },
+  // Loans (issue 18): USDT lent against pledged collateral by a published credit policy.
+  { key: 'loans', group: 'trading', to: '/person/Loan', label: 'web.home.area.loansTitle', about: 'web.home.area.loans' },
   // Wallet (issues 4 and 5).
   { key: 'assets', group: 'wallet', to: '/assets', label: 'web.tab.assets', about: 'web.home.area.assets' },
   { key: 'records', group: 'wallet', to: '/assets/records', label: 'web.records.title', about: 'web.home.area.records' },

@@ -42,6 +42,12 @@ export const reasonKeys = {
   'earn.interest': 'web.records.reason.earnInterest',
   'earn.mature': 'web.records.reason.earnMature',
   'earn.redeem': 'web.records.reason.earnRedeem',
+  // Loans (issue 18): the collateral pledged and released, the loan paid out, repaid, liquidated.
+  'loan.pledge': 'web.records.reason.loanPledge',
+  'loan.disburse': 'web.records.reason.loanDisburse',
+  'loan.repay': 'web.records.reason.loanRepay',
+  'loan.release': 'web.records.reason.loanRelease',
+  'loan.liquidate': 'web.records.reason.loanLiquidate',
 } as const satisfies Record<string, MessageKey>;
 
 export type KnownReason = keyof typeof reasonKeys;
@@ -62,4 +68,5 @@ export const referenceKeys: Record<string, MessageKey> = {
   leverage_position: 'web.records.ref.position',
   leverage_order: 'web.records.ref.limitOrder',
   earn_subscription: 'web.records.ref.earnSubscription',
+  loan: 'web.records.ref.loan',
 };

@@ -33,6 +33,8 @@ export const contractIdsByUserEvent: Record<UserEvent['kind'], readonly Contract
   'leverage.position': ['leverage.positions.get', 'leverage.positions.list', 'leverage.overview', 'assets.accounts', 'assets.records'],
   'leverage.order': ['leverage.orders.list', 'leverage.positions.list', 'leverage.overview', 'assets.accounts', 'assets.records'],
   'earn.subscription': ['earn.subscriptions.list', 'earn.subscriptions.get', 'earn.overview', 'assets.accounts', 'assets.records'],
+  // A loan applied for, approved (paid out), rejected, repaid, margin-called or liquidated (issue 18).
+  loan: ['loans.list', 'loans.get', 'loans.overview', 'assets.accounts', 'assets.records'],
 };
 
 const byId = (ids: readonly string[]): Pick<Contract, 'id'>[] => ids.map((id) => ({ id }));
@@ -44,6 +46,7 @@ const contractsByUserEvent: Record<UserEvent['kind'], readonly Pick<Contract, 'i
   'leverage.position': byId(contractIdsByUserEvent['leverage.position']),
   'leverage.order': byId(contractIdsByUserEvent['leverage.order']),
   'earn.subscription': byId(contractIdsByUserEvent['earn.subscription']),
+  loan: byId(contractIdsByUserEvent.loan),
 };
 
 const followedContracts = [...new Map(Object.values(contractsByUserEvent).flat().map((each) => [each.id, each])).values()];

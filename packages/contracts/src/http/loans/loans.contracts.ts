@@ -225,6 +225,7 @@ export const applyLoanContract = defineContract({
     'INSUFFICIENT_BALANCE',
     'PRICE_UNAVAILABLE',
     'PARAMETER_ERROR',
+    'RECORD_NOT_FOUND',
     ...paymentErrors,
     ...idempotencyErrors,
   ],

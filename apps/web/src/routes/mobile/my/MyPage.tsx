@@ -117,6 +117,13 @@ export function MyPage() {
             <span className="list-link-label">{t('web.verification.centreTitle')}</span>
             <ChevronIcon />
           </Link>
+          <Link to="/person/Loan" className="list-link" data-testid="my-loans">
+            <span className="list-link-icon">
+              <DocumentIcon />
+            </span>
+            <span className="list-link-label">{t('web.my.loans')}</span>
+            <ChevronIcon />
+          </Link>
         </nav>
       </Card>
 

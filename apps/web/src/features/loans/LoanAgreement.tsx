@@ -1,0 +1,220 @@
+import { ApiError, applyLoanContract, type LoanAgreement, userDisplayName } from '@keel/contracts';
+import { useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useActionKey } from '../../shared/api/action-key.ts';
+import { isSessionError } from '../../shared/api/client.ts';
+import { useContractMutation } from '../../shared/api/queries.ts';
+import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
+import { Button, Card, LoadFailedNotice, Notice } from '../../shared/ui/components.tsx';
+import { useMe } from '../profile/useMe.ts';
+import { type Refused, refusedBy, useRefusalFormat } from '../wallet/WalletParts.tsx';
+import { applySearch, completeApplyParams, readApplyParams } from './apply-params.ts';
+import { describeLoanRefusal } from './loan-refusal.ts';
+import { LoanFact, LoanPasswordSheet, LoanRefusalNotice, useLoanText } from './LoanParts.tsx';
+import { loansChanged, useLoanAgreement, useLoansOverview } from './useLoans.ts';
+
+/** The agreement's clauses, numbered, from `web.loans.agreement.*` with the numbers put in. */
+function AgreementClauses({ agreement, borrower, lenderAccount }: { agreement: LoanAgreement; borrower: string; lenderAccount: string | null }) {
+  const { t } = useI18n();
+  const text = useLoanText();
+  const a = agreement;
+  const usdtCollateral = a.marginCallPrice === null || a.liquidationPrice === null;
+  const tick = a.price.tickId;
+  const priceText = a.price.price === null ? '—' : text.amount(a.price.price, 'USDT');
+  return (
+    <ol className="loans-agreement" data-testid="loan-agreement-clauses" data-version={String(a.version)}>
+      <li data-testid="loan-clause-parties">
+        {lenderAccount === null ? t('web.loans.agreement.partiesNoAccount', { borrower }) : t('web.loans.agreement.parties', { borrower, account: lenderAccount })}
+      </li>
+      <li data-testid="loan-clause-amount" data-value={a.amount}>
+        {t('web.loans.agreement.amount', { amount: text.amount(a.amount, 'USDT'), product: a.productName })}
+      </li>
+      <li data-testid="loan-clause-term">{t('web.loans.agreement.term', { days: t('web.loans.days', { count: a.cycleDays }), rate: text.percent(a.dailyRatePercent) })}</li>
+      <li data-testid="loan-clause-interest" data-interest={a.interest} data-total={a.totalDue}>
+        {t('web.loans.agreement.interest', {
+          amount: text.amount(a.amount, 'USDT'),
+          rate: text.percent(a.dailyRatePercent),
+          days: t('web.loans.days', { count: a.cycleDays }),
+          interest: text.amount(a.interest, 'USDT'),
+          total: text.amount(a.totalDue, 'USDT'),
+        })}
+      </li>
+      <li data-testid="loan-clause-due">{t('web.loans.agreement.due', { days: t('web.loans.days', { count: a.cycleDays }) })}</li>
+      <li data-testid="loan-clause-collateral" data-value={a.collateralValue} data-tick-id={tick ?? ''}>
+        {tick === null
+          ? t('web.loans.agreement.collateralFixed', {
+              collateral: text.amount(a.collateralAmount, a.collateralAsset),
+              value: text.amount(a.collateralValue, 'USDT'),
+              ltv: text.percent(a.collateralLtvPercent),
+              credit: text.amount(a.pledgeCredit, 'USDT'),
+            })
+          : t('web.loans.agreement.collateral', {
+              collateral: text.amount(a.collateralAmount, a.collateralAsset),
+              price: priceText,
+              tick,
+              value: text.amount(a.collateralValue, 'USDT'),
+              ltv: text.percent(a.collateralLtvPercent),
+              credit: text.amount(a.pledgeCredit, 'USDT'),
+            })}
+      </li>
+      <li data-testid="loan-clause-margin-call" data-price={a.marginCallPrice ?? ''}>
+        {usdtCollateral
+          ? t('web.loans.agreement.marginCallFixed', { ltv: text.percent(a.marginCallLtvPercent) })
+          : t('web.loans.agreement.marginCall', { ltv: text.percent(a.marginCallLtvPercent), asset: a.collateralAsset, price: text.amount(a.marginCallPrice ?? '0', 'USDT') })}
+      </li>
+      <li data-testid="loan-clause-liquidation" data-price={a.liquidationPrice ?? ''}>
+        {usdtCollateral
+          ? t('web.loans.agreement.liquidationFixed', { ltv: text.percent(a.liquidationLtvPercent) })
+          : t('web.loans.agreement.liquidation', { ltv: text.percent(a.liquidationLtvPercent), asset: a.collateralAsset, price: text.amount(a.liquidationPrice ?? '0', 'USDT') })}
+      </li>
+      <li data-testid="loan-clause-unpaid">{t('web.loans.agreement.unpaid')}</li>
+      <li data-testid="loan-clause-early">{t('web.loans.agreement.early', { rate: text.percent(a.dailyRatePercent) })}</li>
+      <li data-testid="loan-clause-shortfall">{t('web.loans.agreement.shortfall')}</li>
+      <li data-testid="loan-clause-version">{t('web.loans.agreement.version', { version: a.version, product: a.productName })}</li>
+    </ol>
+  );
+}
+
+/**
+ * /person/loanagreement: the agreement generated by `loans.agreement` for the numbers chosen on
+ * /person/Apply (carried in the address), as numbered clauses; "I accept", then the application
+ * with the payment password and an Idempotency-Key; on success, the loan list.
+ */
+export function LoanAgreementView() {
+  const { t, tServer } = useI18n();
+  const text = useLoanText();
+  const navigate = useNavigate();
+  const format = useRefusalFormat();
+  const [search] = useSearchParams();
+  const params = readApplyParams(search);
+  const complete = completeApplyParams(params);
+  const choice = { productId: params.productId, amount: params.amount, collateralAsset: params.collateralAsset, collateralAmount: params.collateralAmount };
+  const agreement = useLoanAgreement(choice, complete);
+  const overview = useLoansOverview();
+  const { user } = useMe();
+  const actionKey = useActionKey();
+  const [accepted, setAccepted] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [refused, setRefused] = useState<Refused | null>(null);
+  const apply = useContractMutation(applyLoanContract, { invalidates: loansChanged });
+  const editTo = `/person/Apply${applySearch(params)}`;
+
+  if (!complete) {
+    return (
+      <Notice tone="warning" testId="loan-agreement-incomplete">
+        <p>{t('web.loans.agreement.incomplete')}</p>
+        <Link to={editTo}>{t('web.loans.agreement.edit')}</Link>
+      </Notice>
+    );
+  }
+  if (agreement.error instanceof ApiError && !isSessionError(agreement.error)) {
+    return (
+      <Notice tone="error" title={tServer(agreement.error.message)} testId="loan-agreement-refused">
+        <Link to={editTo}>{t('web.loans.agreement.edit')}</Link>
+      </Notice>
+    );
+  }
+  if (agreement.failed && !agreement.data) return <LoadFailedNotice onRetry={agreement.reload} />;
+  const data = agreement.data;
+  if (!data) return <p className="muted">{t('web.common.loading')}</p>;
+  const shown = data;
+  const borrower = user ? userDisplayName(user) : t('web.loans.agreement.theBorrower');
+
+  async function confirm(paymentPassword: string): Promise<boolean> {
+    setRefused(null);
+    const body = {
+      productId: shown.productId,
+      amount: shown.amount,
+      collateralAsset: shown.collateralAsset,
+      collateralAmount: shown.collateralAmount,
+      holdingUploadId: params.holdingUploadId,
+      agreementVersion: shown.version,
+      agreementAccepted: true as const,
+      paymentPassword,
+    };
+    // The key is the action's, not the password's: a retry with the password typed again is the same application.
+    const keyInput = JSON.stringify({ ...choice, holdingUploadId: params.holdingUploadId, version: shown.version });
+    try {
+      const loan = await apply.mutateAsync({ body, idempotencyKey: actionKey.keyFor(keyInput) });
+      actionKey.settle();
+      navigate('/person/loanList', { state: { applied: loan.loanNo } });
+      return true;
+    } catch (error) {
+      actionKey.settle(error);
+      if (isSessionError(error)) return true;
+      const answer = refusedBy(error);
+      const refusal = describeLoanRefusal(answer.message, answer.data, format, 'apply');
+      setRefused(answer);
+      if (refusal.reloadAgreement || refusal.field === 'amount' || refusal.field === 'collateralAmount' || answer.message === 'market price unavailable') {
+        agreement.reload();
+        overview.reload();
+        setAccepted(false);
+        setConfirming(false);
+      }
+      return false;
+    }
+  }
+
+  return (
+    <>
+      <Card className="loans-card">
+        <h2 className="card-title" data-testid="loan-agreement-title">
+          {t('web.loans.agreement.heading', { product: shown.productName })}
+        </h2>
+        <AgreementClauses agreement={shown} borrower={borrower} lenderAccount={overview.data?.lender.accountId ?? null} />
+      </Card>
+      {refused && !confirming && <LoanRefusalNotice refused={refused} action="apply" testId="loan-agreement-error" />}
+      <Card className="loans-card">
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={accepted}
+            onChange={(event) => setAccepted(event.target.checked)}
+            data-testid="loan-agreement-accept"
+          />
+          <span>{t('web.loans.agreement.accept')}</span>
+        </label>
+        <Button
+          block
+          disabled={!accepted}
+          onClick={() => {
+            setRefused(null);
+            setConfirming(true);
+          }}
+          data-testid="loan-agreement-submit"
+        >
+          {t('web.loans.agreement.submit')}
+        </Button>
+        <Link to={editTo} className="btn btn-ghost btn-block" data-testid="loan-agreement-edit">
+          {t('web.loans.agreement.edit')}
+        </Link>
+      </Card>
+      {confirming && (
+        <LoanPasswordSheet
+          title={t('web.loans.confirmApply.title')}
+          testId="loan-apply-sheet"
+          submitLabel={t('web.loans.confirmApply.submit')}
+          action="apply"
+          busy={apply.isPending || apply.isSuccess}
+          refused={refused}
+          onConfirm={confirm}
+          onEdit={() => setRefused(null)}
+          onClose={() => setConfirming(false)}
+        >
+          <dl className="facts">
+            <LoanFact label={t('web.loans.amount')} testId="loan-apply-sheet-amount" value={shown.amount}>
+              {text.amount(shown.amount, 'USDT')}
+            </LoanFact>
+            <LoanFact label={t('web.loans.totalDue')} testId="loan-apply-sheet-total" value={shown.totalDue}>
+              {text.amount(shown.totalDue, 'USDT')}
+            </LoanFact>
+            <LoanFact label={t('web.loans.collateral')} testId="loan-apply-sheet-collateral" value={shown.collateralAmount}>
+              {text.amount(shown.collateralAmount, shown.collateralAsset)}
+            </LoanFact>
+          </dl>
+          <p className="field-hint">{t('web.loans.confirmApply.note')}</p>
+        </LoanPasswordSheet>
+      )}
+    </>
+  );
+}
