@@ -1,5 +1,4 @@
 import { decideLoanContract, getStaffLoanContract, listStaffLoansContract, loanStatuses, type StaffLoanView } from '@keel/contracts';
-import { publicUserName } from '@keel/domain';
 import { type ReactNode, useState } from 'react';
 import { Link, Outlet, useOutletContext } from 'react-router';
 import { useStaff } from '../../app/staff.ts';
@@ -32,7 +31,7 @@ const statuses: readonly LoanStatus[] = loanStatuses;
 type LoansOutlet = { decided: (loan: StaffLoanView) => void; close: () => void };
 
 /** The borrower as anyone else sees them (ADR 0023), with the id staff search by. */
-const borrowerOf = (loan: StaffLoanView) => `${publicUserName(loan.user)} (#${loan.user.id})`;
+const borrowerOf = (loan: StaffLoanView) => `${loan.userName} (#${loan.userId})`;
 
 /** The holding-ID photo, fetched with the staff token as a blob (each view is written to the audit log). */
 function HoldingPhoto({ loan }: { loan: StaffLoanView }) {

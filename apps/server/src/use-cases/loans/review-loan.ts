@@ -1,10 +1,10 @@
 import { AppError, type StaffLoanView } from '@keel/contracts';
-import { LedgerError, loanDueAtMs } from '@keel/domain';
+import { LedgerError, loanDueAtMs, publicUserName } from '@keel/domain';
 import type { Deps } from '../../deps.ts';
 import { appendAudit } from '../../persistence/audit.repository.ts';
 import type { Queryable } from '../../persistence/db.ts';
 import { ensureUserAccount, postEntry, toMinor } from '../../persistence/ledger.store.ts';
-import { toPublicUser, type UserRow } from '../../persistence/users.repository.ts';
+import type { UserRow } from '../../persistence/users.repository.ts';
 import { publishToUser } from '../../realtime/publish.ts';
 import type { StaffSession } from '../admin/staff-auth.ts';
 import { readUpload } from '../verification/upload-image.ts';
@@ -34,7 +34,9 @@ async function staffView(deps: Pick<Deps, 'market' | 'config'>, db: Queryable, r
   if (rows.length === 0) return [];
   const views = await loanViews(deps, db, rows, nowMs);
   const ids = rows.map((row) => row.id.toString());
-  const users = await db.query<UserRow>('SELECT * FROM users WHERE id = ANY($1::bigint[])', [[...new Set(rows.map((row) => row.user_id.toString()))]]);
+  const users = await db.query<UserRow>('SELECT id, nickname, username, email, phone FROM users WHERE id = ANY($1::bigint[])', [
+    [...new Set(rows.map((row) => row.user_id.toString()))],
+  ]);
   const reviews = await db.query<{ loan_id: bigint; username: string; decision: 'approve' | 'reject'; reason: string | null; decided_at: Date }>(
     `SELECT r.loan_id, s.username, r.decision, r.reason, r.decided_at FROM loan_reviews r JOIN staff s ON s.id = r.staff_id
       WHERE r.loan_id = ANY($1::bigint[]) ORDER BY r.decided_at`,
@@ -44,7 +46,8 @@ async function staffView(deps: Pick<Deps, 'market' | 'config'>, db: Queryable, r
   for (const userId of new Set(rows.map((row) => row.user_id))) credits.set(userId, await borrowerCredit(db, userId));
   return rows.map((row, index) => ({
     ...views[index]!,
-    user: toPublicUser(users.find((user) => user.id === row.user_id)!),
+    userId: row.user_id.toString(),
+    userName: publicUserName(users.find((user) => user.id === row.user_id)!),
     credit: creditView(credits.get(row.user_id)!),
     reviews: reviews
       .filter((review) => review.loan_id === row.id)

@@ -16,6 +16,7 @@ import { createStaff, createTestApp, type TestApp } from '../../helpers/test-app
 import { bindAddress, type Call, call, fund, TEST_XPUB, walletUser, type WalletUser } from '../../helpers/wallet.ts';
 import { optionsTrader } from '../options/options-helpers.ts';
 import { addProduct, earnUser, fundTreasury, specProduct, subscribe } from '../earn/earn-helpers.ts';
+import { addLoanProduct, apply, borrower, decide, fundLender, loanTerms, repay } from '../loans/loans-helpers.ts';
 import { leverageTrader } from '../leverage/leverage-helpers.ts';
 
 // Issue 13, defect 2 (ADR 0019): a request commits its effect, then the process dies before the
@@ -130,6 +131,7 @@ async function everything() {
     positionEvents: await rows('SELECT count(*)::int AS n FROM leverage_position_events'),
     limitOrders: await rows('SELECT id::text, status FROM leverage_orders ORDER BY id'),
     earnSubscriptions: await rows('SELECT id::text, status, paid_days FROM earn_subscriptions ORDER BY id'),
+    loans: await rows('SELECT id::text, status, repaid_minor::text FROM loans ORDER BY id'),
     swaps: await rows('SELECT id::text, executed_entry_id::text FROM swap_quotes ORDER BY id'),
     ads: await rows('SELECT id::text, status, remaining_minor::text, price_fiat_minor::text FROM p2p_ads ORDER BY id'),
     orders: await rows('SELECT id::text, status FROM p2p_orders ORDER BY id'),
@@ -375,6 +377,30 @@ const scenarios: Record<string, () => Promise<Scenario>> = {
     return {
       send: (key) => call(t.app, 'POST', `/home/earn/subscriptions/${subscribed.data.id}/redeem`, user.token, { paymentPassword: '135790' }, key),
       effect: () => t.db.query('SELECT status, penalty_minor::text, close_entry_id::text FROM earn_subscriptions WHERE id = $1', [subscribed.data.id]),
+    };
+  },
+
+  'loans.apply': async () => {
+    const productId = await addLoanProduct(t.db, loanTerms({ name: 'Crash apply' }));
+    const user = await borrower(t.app, t.db, name('crashloan'), { USDT: '1000' });
+    return {
+      send: (key) => apply(t.app, user, productId, { amount: '300', collateralAsset: 'USDT', collateralAmount: '500' }, key),
+      effect: () => count('SELECT count(*)::int AS n FROM loans WHERE user_id = $1', user.userId),
+    };
+  },
+
+  'loans.repay': async () => {
+    const productId = await addLoanProduct(t.db, loanTerms({ name: 'Crash repay' }));
+    await fundLender(t.db, '1000');
+    const user = await borrower(t.app, t.db, name('crashrep'), { USDT: '1000' });
+    const applied = await apply(t.app, user, productId, { amount: '300', collateralAsset: 'USDT', collateralAmount: '500' });
+    if (applied.code !== 200) throw new Error(`loan: ${applied.msg}`);
+    const reviewer = await createStaff(t.app, t.db, name('crashcomp'), ['compliance']);
+    const approved = await decide(t.app, reviewer, applied.data.id, 'approve');
+    if (approved.code !== 200) throw new Error(`approval: ${approved.msg}`);
+    return {
+      send: (key) => repay(t.app, user, applied.data.id, { full: false, amount: '100' }, key),
+      effect: () => t.db.query('SELECT status, repaid_minor::text FROM loans WHERE id = $1', [applied.data.id]),
     };
   },
 

@@ -81,6 +81,8 @@ beforeAll(async () => {
     // Positions and earn subscriptions hold no contact; staff views of positions name owners by public name.
     positionId: ['1'],
     subscriptionId: ['1'],
+    // Loans hold no contact; the staff views name borrowers by public name.
+    loanId: ['1'],
   });
 });
 afterAll(() => t?.close());
@@ -96,7 +98,10 @@ function enumValues(field: z.ZodType): string[] {
 }
 
 /** Queries a route needs to say anything (its defaults parse from nothing otherwise). */
-const requiredQueries: Record<string, string> = { '/home/market/candles': 'symbol=BTC/USDT&interval=1m' };
+const requiredQueries: Record<string, string> = {
+  '/home/market/candles': 'symbol=BTC/USDT&interval=1m',
+  '/home/loans/agreement': 'productId=1&amount=100&collateralAsset=USDT&collateralAmount=200',
+};
 
 /** Every URL to sweep for a GET contract: each value of each path parameter, each enum value of the query. */
 function urlsOf(contract: AnyContract): string[] {

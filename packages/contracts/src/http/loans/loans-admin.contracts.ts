@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { decimalAmountSchema } from '../assets/assets.contracts.ts';
-import { idSchema, multilineText, pageQuerySchema, publicUserSchema, typedText } from '../common.ts';
+import { idSchema, multilineText, pageQuerySchema, typedText } from '../common.ts';
 import { defineContract } from '../contract.ts';
 import { validationMessages } from '../validation.ts';
 import { creditSchema, loanProductSchema, loanSchema, loanStatusSchema } from './loans.contracts.ts';
@@ -16,7 +16,8 @@ export const loanReviewRoles = ['compliance'] as const;
 export const loanProductRoles = ['admin'] as const;
 
 export const staffLoanSchema = loanSchema.extend({
-  user: publicUserSchema,
+  userId: idSchema,
+  userName: z.string().describe('the borrower’s public name: a queue names users without their contacts (ADR 0023)'),
   credit: creditSchema.describe('the borrower’s credit now, as the policy computes it'),
   reviews: z.array(z.object({ staff: z.string(), decision: z.enum(['approve', 'reject']), reason: z.string().nullable(), atMs: z.number().int() })),
   holdingPhotoUrl: z.string().describe('the API path of the holding-ID photo (audited on every view)'),
