@@ -5,6 +5,8 @@ import { ensurePlatformAccount, ensureUserAccount, postEntry } from '../persiste
 import { appendAudit } from '../persistence/audit.repository.ts';
 import { hashPassword } from '../security/passwords.ts';
 import { fundEarnTreasury, insertEarnProduct } from '../use-cases/earn/earn-products.ts';
+import { insertLoanProduct } from '../use-cases/loans/loan-products.ts';
+import { fundLendingTreasury } from '../use-cases/loans/loans-support.ts';
 import { newInitialPassword, newInviteCode } from '../security/tokens.ts';
 
 /** The demo user's starting coin-account balances, in minor units. */
@@ -37,6 +39,24 @@ const DEMO_FINANCIAL = {
   userQuotaMinor: 100_000_000_000n,
   totalQuotaMinor: 5_000_000_000_000n,
 };
+
+/** The demo loan products (ADR 0036): a week and a month, BTC, ETH or USDT pledged; margin call at 80 %, liquidation at 90 %. */
+const DEMO_LOAN_COLLATERAL = [
+  { asset: 'BTC', ltvPpm: 650_000 },
+  { asset: 'ETH', ltvPpm: 600_000 },
+  { asset: 'USDT', ltvPpm: 750_000 },
+];
+const DEMO_LOANS = [
+  { name: 'Loan, 7 days', cycleDays: 7, dailyRatePpm: 800 },
+  { name: 'Loan, 30 days', cycleDays: 30, dailyRatePpm: 1_000 },
+].map((product) => ({
+  ...product,
+  minAmountMinor: 100_000_000n, // 100 USDT
+  maxAmountMinor: 50_000_000_000n, // 50,000 USDT
+  collateral: DEMO_LOAN_COLLATERAL,
+  marginCallLtvPpm: 800_000,
+  liquidationLtvPpm: 900_000,
+}));
 
 export interface SeedResult {
   /**
@@ -96,6 +116,9 @@ export async function seedDemoData(
     await insertEarnProduct(tx, { kind: 'lockup', name: 'Mining pool, 5 days', asset: 'USDT', ...DEMO_LOCKUP }, now);
     await insertEarnProduct(tx, { kind: 'financial', name: 'Flexible savings, 30 days', asset: 'USDT', ...DEMO_FINANCIAL }, now);
     await fundEarnTreasury(tx, 'USDT', 50_000_000_000n, now, 'Demo: the yield of the demo earn products, put aside from the platform treasury; not real money.');
+    // Two loan products and money to lend (ADR 0036), the same way.
+    for (const product of DEMO_LOANS) await insertLoanProduct(tx, product, now);
+    await fundLendingTreasury(tx, 100_000_000_000n, now, 'Demo: money to lend for the demo loan products, from the platform treasury; not real money.');
     await tx.query('INSERT INTO messages (user_id, title, body, created_at) VALUES ($1, $2, $3, $4)', [
       user.id,
       'Welcome to Keel',
