@@ -5,17 +5,20 @@ import {
   formatAmount,
   liquidationPlan,
   LOAN_ASSET,
+  LOAN_ASSET_SCALE,
   loanDaysBegun,
   loanHealth,
   loanLtvPpm,
   owedOf,
   type Posting,
+  ppmAsPercent,
 } from '@keel/domain';
 import type { Deps } from '../../deps.ts';
 import type { Queryable } from '../../persistence/db.ts';
 import { postEntry, toMinor } from '../../persistence/ledger.store.ts';
 import { publishToUser } from '../../realtime/publish.ts';
 import { assetScales } from '../assets/account-balances.ts';
+import { messageUser } from '../wallet/wallet-support.ts';
 import { balanceOf, LOAN_COLUMNS, LOAN_FROM, type LoanRow } from './loan-views.ts';
 import { type CollateralPrice, changeCommitted, conversionTreasuryAccount, latestCollateralPrice, lendingTreasuryAccount, lockBorrower } from './loans-support.ts';
 
@@ -101,6 +104,21 @@ async function liquidateLocked(tx: Queryable, row: LoanRow, kind: 'due' | 'price
   await tx.query("UPDATE ledger_holds SET status = 'posted', closed_entry_id = $2, closed_at = $3 WHERE id = $1", [row.hold_id, entry.entryId, at]);
   // Nothing of it is owed any more, repaid or not.
   await changeCommitted(tx, row.user_id, -toMinor(row.principal_outstanding_minor));
+  await messageUser(
+    tx,
+    row.user_id,
+    { title: 'notify.loan.liquidated.title', body: kind === 'due' ? 'notify.loan.liquidated.due' : 'notify.loan.liquidated.price' },
+    {
+      loanNo: row.loan_no,
+      asset: row.collateral_asset,
+      sold: formatAmount(plan.soldMinor, scale),
+      released: formatAmount(plan.releasedMinor, scale),
+      price: priceText,
+      tickId: price.tickId?.toString() ?? '—',
+      repaid: formatAmount(plan.repaidMinor, LOAN_ASSET_SCALE),
+    },
+    at,
+  );
 }
 
 /**
@@ -143,12 +161,13 @@ export async function sweepLoanRatios(deps: Pick<Deps, 'db' | 'now' | 'market' |
   const rows = await deps.db.query<LoanRow>(`SELECT ${LOAN_COLUMNS} FROM ${LOAN_FROM} WHERE l.status = 'passed' ORDER BY l.id`);
   const prices = new Map<string, CollateralPrice | undefined>();
   const outcomes: LoanOutcome[] = [];
-  const judge = (row: LoanRow, price: CollateralPrice) => {
+  const ltvOf = (row: LoanRow, price: CollateralPrice) => {
     const scale = scales.get(row.collateral_asset)!;
     const charged = chargeInterestTo(balanceOf(row), row.daily_rate_ppm, loanDaysBegun(Number(row.started_at_ms), nowMs, row.cycle_days));
-    const value = collateralValueMinor(row.collateral_asset, toMinor(row.collateral_minor), scale, price.priceMinor);
-    return loanHealth(loanLtvPpm(owedOf(charged), value), { marginCallLtvPpm: row.margin_call_ltv_ppm, liquidationLtvPpm: row.liquidation_ltv_ppm });
+    return loanLtvPpm(owedOf(charged), collateralValueMinor(row.collateral_asset, toMinor(row.collateral_minor), scale, price.priceMinor));
   };
+  const judge = (row: LoanRow, price: CollateralPrice) =>
+    loanHealth(ltvOf(row, price), { marginCallLtvPpm: row.margin_call_ltv_ppm, liquidationLtvPpm: row.liquidation_ltv_ppm });
   for (const row of rows) {
     if (!prices.has(row.collateral_asset)) prices.set(row.collateral_asset, latestCollateralPrice(deps, row.collateral_asset, nowMs));
     const price = prices.get(row.collateral_asset);
@@ -165,6 +184,20 @@ export async function sweepLoanRatios(deps: Pick<Deps, 'db' | 'now' | 'market' |
       }
       if (now === 'margin_call' && locked.margin_call_at_ms === null) {
         await tx.query('UPDATE loans SET margin_call_at_ms = $2, margin_call_tick_id = $3 WHERE id = $1', [locked.id, nowMs, price.tickId]);
+        await messageUser(
+          tx,
+          locked.user_id,
+          { title: 'notify.loan.marginCall.title', body: 'notify.loan.marginCall.body' },
+          {
+            loanNo: locked.loan_no,
+            asset: locked.collateral_asset,
+            price: price.view.price ?? '1',
+            tickId: price.tickId?.toString() ?? '—',
+            ltv: ppmAsPercent(ltvOf(locked, price)),
+            liquidationLtv: ppmAsPercent(locked.liquidation_ltv_ppm),
+          },
+          new Date(nowMs),
+        );
         return { loanId: locked.id, userId: locked.user_id, status: 'passed', kind: 'margin_call' };
       }
       return null;
@@ -177,7 +210,10 @@ export async function sweepLoanRatios(deps: Pick<Deps, 'db' | 'now' | 'market' |
 /** One pass: due dates first (a loan past due is settled as due, not by price), then the ratios. */
 export async function sweepLoans(deps: Pick<Deps, 'db' | 'now' | 'market' | 'config' | 'events' | 'logger'>): Promise<LoanOutcome[]> {
   const outcomes = [...(await liquidateDueLoans(deps)), ...(await sweepLoanRatios(deps))];
-  for (const outcome of outcomes) await publishToUser(deps, outcome.userId, { kind: 'loan', loanId: outcome.loanId.toString(), status: outcome.status });
+  for (const outcome of outcomes) {
+    await publishToUser(deps, outcome.userId, { kind: 'loan', loanId: outcome.loanId.toString(), status: outcome.status });
+    await publishToUser(deps, outcome.userId, { kind: 'message', unread: true });
+  }
   return outcomes;
 }
 

@@ -8,8 +8,12 @@ import type { UserRow } from '../../persistence/users.repository.ts';
 import { publishToUser } from '../../realtime/publish.ts';
 import type { StaffSession } from '../admin/staff-auth.ts';
 import { readUpload } from '../verification/upload-image.ts';
+import { messageUser } from '../wallet/wallet-support.ts';
 import { creditView, LOAN_COLUMNS, LOAN_FROM, type LoanRow, loanViews, readLoan } from './loan-views.ts';
 import { borrowerCredit, changeCommitted, lendingTreasuryAccount, lockBorrower } from './loans-support.ts';
+
+/** "2026-12-31 10:00": a time in a system message, UTC. */
+export const utcMinute = (atMs: number) => new Date(atMs).toISOString().slice(0, 16).replace('T', ' ');
 
 /** Returns a pledge to the borrower: the hold released, the collateral from the frozen part back to the available part. */
 export async function releasePledge(tx: Queryable, row: Pick<LoanRow, 'id' | 'loan_no' | 'collateral_account_id' | 'collateral_asset' | 'collateral_minor' | 'hold_id'>, memo: string, at: Date) {
@@ -138,6 +142,7 @@ export async function decideLoan(
         entryId,
       ]);
       await changeCommitted(tx, row.user_id, -toMinor(row.amount_minor));
+      await messageUser(tx, row.user_id, { title: 'notify.loan.rejected.title', body: 'notify.loan.rejected.body' }, { loanNo: row.loan_no, reason: input.reason ?? '' }, now);
       await audit('loan.reject', { reason: input.reason });
       return { view: await readStaffLoan(deps, tx, row.id, nowMs), userId: row.user_id, status: 'rejected' };
     }
@@ -175,8 +180,17 @@ export async function decideLoan(
       [row.id, nowMs, entryId, loanDueAtMs(nowMs, row.cycle_days)],
     );
     await audit('loan.approve', { approvals, entryId: entryId.toString() });
-    return { view: await readStaffLoan(deps, tx, row.id, nowMs), userId: row.user_id, status: 'passed' };
+    const view = await readStaffLoan(deps, tx, row.id, nowMs);
+    await messageUser(
+      tx,
+      row.user_id,
+      { title: 'notify.loan.approved.title', body: 'notify.loan.approved.body' },
+      { loanNo: row.loan_no, amount: view.amount, totalDue: view.totalDue, dueAt: utcMinute(loanDueAtMs(nowMs, row.cycle_days)) },
+      now,
+    );
+    return { view, userId: row.user_id, status: 'passed' };
   });
   await publishToUser(deps, decided.userId, { kind: 'loan', loanId: input.loanId.toString(), status: decided.status });
+  if (decided.status !== 'pending') await publishToUser(deps, decided.userId, { kind: 'message', unread: true });
   return decided.view;
 }

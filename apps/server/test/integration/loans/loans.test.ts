@@ -59,6 +59,9 @@ const moveLenderFunds = (amountMinor: bigint) =>
     const postings = amountMinor > 0n ? transferPostings(platform, lender, 'USDT', amountMinor) : transferPostings(lender, platform, 'USDT', -amountMinor);
     await postEntry(tx, { reason: 'loan.fund', postings, at: new Date(nowMs) });
   });
+/** The system messages a user was sent, oldest first. */
+const messagesOf = async (userId: string) =>
+  t.db.query<{ title: string; body: string }>('SELECT title, body FROM messages WHERE user_id = $1 ORDER BY id', [userId]);
 const expectLedgerWhole = async () => expect((await checkLedger(t.db)).problems).toEqual([]);
 const detail = async (token: string, id: string) => {
   const answer = await call(t.app, 'GET', `/home/loans/${id}`, token);
@@ -119,6 +122,10 @@ describe('applied, approved, repaid', () => {
     expect(await coin(t.db, user.userId, 'USDT')).toMatchObject({ available: usdt('1100') });
     expect(await lenderBalance(t.db)).toBe(lenderBefore - usdt('1000'));
     expect((await call(t.app, 'GET', '/home/loans/overview', user.token)).data.credit).toMatchObject({ committed: '1000.000000', available: '9000.000000' });
+    expect((await messagesOf(user.userId)).at(-1)).toEqual({
+      title: `Loan ${applied.data.loanNo} paid out`,
+      body: `1000.000000 USDT has been paid into your coin account. Total due: 1030.000000 USDT by ${new Date(nowMs + 30 * DAY_MS).toISOString().slice(0, 16).replace('T', ' ')} (UTC). Repaying early costs interest only for the days begun.`,
+    });
 
     // Day 10 (9 days and a bit later): 10 days begun → 10 USDT of interest.
     nowMs += 9 * DAY_MS + 3_600_000;
@@ -173,6 +180,9 @@ describe('review', () => {
     expect(rejected.data).toMatchObject({ status: 'rejected', rejectReason: 'The photo does not show the ID document.' });
     expect(await coin(t.db, user.userId, 'ETH')).toEqual({ available: 2n * 10n ** 18n, frozen: 0n });
     expect((await detail(user.token, applied.data.id)).rejectReason).toBe('The photo does not show the ID document.');
+    expect((await messagesOf(user.userId)).at(-1)?.body).toBe(
+      'Reason given by the reviewer: The photo does not show the ID document.. Your collateral has been returned to your coin account.',
+    );
     expect((await call(t.app, 'GET', '/home/loans/overview', user.token)).data.credit.committed).toBe('0.000000');
     expect((await decide(t.app, compliance2, applied.data.id, 'approve')).msg).toBe('no longer pending review');
     await expectLedgerWhole();
@@ -284,6 +294,9 @@ describe('liquidation, from recorded prices only', () => {
     expect(BigInt(toLender!.amount_minor)).toBe(usdt('1030'));
     const [entry] = await t.db.query<{ memo: string }>('SELECT memo FROM journal_entries WHERE id = $1', [loan.closeEntryId]);
     expect(entry!.memo).toContain(`tick ${btcTick!.tickId}`);
+    expect((await messagesOf(user.userId)).at(-1)?.body).toBe(
+      `The loan was not repaid by its due date: 0.02575000 BTC was sold at 40000.00000000 USDT (tick ${btcTick!.tickId}) to repay 1030.000000 USDT; 0.02425000 BTC was returned to your coin account.`,
+    );
     // Again: nothing more happens.
     expect((await sweep()).filter((each) => each.loanId.toString() === applied.data.id)).toEqual([]);
     expect((await call(t.app, 'GET', '/home/loans/overview', user.token)).data.credit).toMatchObject({ score: 540, history: { liquidatedAtDue: 1 } });
@@ -305,6 +318,10 @@ describe('liquidation, from recorded prices only', () => {
     const [callTick] = await prices('48000');
     expect((await sweep()).map((each) => each.kind)).toContain('margin_call');
     expect(await detail(user.token, applied.data.id)).toMatchObject({ status: 'passed', health: 'margin_call', marginCall: { tickId: callTick!.tickId.toString() } });
+    // 1,951.95 ÷ (0.05 × 48,000) = 81.33125 % → 81.3313 rounded up.
+    expect((await messagesOf(user.userId)).at(-1)?.body).toBe(
+      `At BTC 48000.00000000 USDT (tick ${callTick!.tickId}) your loan-to-value is 81.3313 %. At 90.0000 % the collateral is sold at the recorded price to repay the loan. Repaying part of the loan lowers the ratio.`,
+    );
     // Liquidation at 90 %: price ≤ 43,376.67.
     nowMs += 60_000;
     const [liquidationTick] = await prices('43000');
