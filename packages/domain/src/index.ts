@@ -25,3 +25,4 @@ export * from './staff/staff-accounts.ts';
 export * from './staff/two-person-rule.ts';
 export * from './earn/earn.ts';
 export * from './loans/loans.ts';
+export * from './fund/fund.ts';

@@ -186,6 +186,10 @@ export const errorCatalogue = {
   LOAN_NOT_OUTSTANDING: { status: 409, msg: 'the loan is not outstanding' },
   // Keel (issue 18): fires on an approval the lending treasury's balance cannot pay out; the application stays pending.
   LENDING_FUNDS_UNAVAILABLE: { status: 409, msg: 'the lending account cannot fund this loan' },
+  // Keel (issue 18, fund): fires on an investment in a request that is not open (in review, filled, expired or settled), or after its window.
+  FUND_NOT_OPEN: { status: 409, msg: 'the request is not open for investment' },
+  // Keel (issue 18, fund): fires when a borrower invests in their own funding request.
+  FUND_OWN_REQUEST: { status: 400, msg: "cannot invest in one's own request" },
 } as const satisfies Record<string, { status: number; msg: string }>;
 
 export type ErrorKey = keyof typeof errorCatalogue;

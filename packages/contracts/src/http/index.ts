@@ -142,6 +142,18 @@ import {
   listStaffLoansContract,
   proposeLoanProductChangeContract,
 } from './loans/loans-admin.contracts.ts';
+import {
+  decideFundRequestContract,
+  getFundInvestmentContract,
+  getFundOverviewContract,
+  getFundRequestContract,
+  investFundContract,
+  listFundInvestmentsContract,
+  listFundPoolContract,
+  listMyFundRequestsContract,
+  listStaffFundRequestsContract,
+  publishFundRequestContract,
+} from './fund/fund.contracts.ts';
 import { listMessagesContract, markMessagesReadContract, meContract, setLanguageContract, unreadContract } from './user/user.contracts.ts';
 import {
   bindContactContract,
@@ -189,6 +201,7 @@ export * from './earn/earn.contracts.ts';
 export * from './earn/earn-admin.contracts.ts';
 export * from './loans/loans.contracts.ts';
 export * from './loans/loans-admin.contracts.ts';
+export * from './fund/fund.contracts.ts';
 export * from '../ws/market.events.ts';
 export * from '../ws/user.events.ts';
 
@@ -344,4 +357,14 @@ export const allContracts = [
   listStaffLoanProductsContract,
   proposeLoanProductChangeContract,
   decideLoanProductChangeContract,
+  getFundOverviewContract,
+  publishFundRequestContract,
+  listFundPoolContract,
+  listMyFundRequestsContract,
+  getFundRequestContract,
+  investFundContract,
+  listFundInvestmentsContract,
+  getFundInvestmentContract,
+  listStaffFundRequestsContract,
+  decideFundRequestContract,
 ] as const;

@@ -19,6 +19,8 @@ import { idSchema } from '../http/common.ts';
  *   matured or was redeemed; `status` is its status.
  * - `loan` — one of the user's loans was applied for, approved (paid out), rejected, repaid,
  *   margin-called or liquidated; `status` is its status.
+ * - `fund.request` — a funding request the user published or invested in changed (approved,
+ *   rejected, invested in, filled, a tranche released, repaid, defaulted, expired); `status` is its status.
  */
 export const userEventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('message'), unread: z.literal(true) }),
@@ -29,6 +31,7 @@ export const userEventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('leverage.order'), orderId: idSchema, status: z.string().min(1).max(40) }),
   z.object({ kind: z.literal('earn.subscription'), subscriptionId: idSchema, status: z.string().min(1).max(40) }),
   z.object({ kind: z.literal('loan'), loanId: idSchema, status: z.string().min(1).max(40) }),
+  z.object({ kind: z.literal('fund.request'), requestId: idSchema, status: z.string().min(1).max(40) }),
 ]);
 
 export type UserEvent = z.infer<typeof userEventSchema>;

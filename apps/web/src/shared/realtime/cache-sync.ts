@@ -35,6 +35,8 @@ export const contractIdsByUserEvent: Record<UserEvent['kind'], readonly Contract
   'earn.subscription': ['earn.subscriptions.list', 'earn.subscriptions.get', 'earn.overview', 'assets.accounts', 'assets.records'],
   // A loan applied for, approved (paid out), rejected, repaid, margin-called or liquidated (issue 18).
   loan: ['loans.list', 'loans.get', 'loans.overview', 'assets.accounts', 'assets.records'],
+  // A funding request published or invested in changed: reviewed, invested in, filled, released, settled (issue 18).
+  'fund.request': ['fund.pool', 'fund.requests.mine', 'fund.requests.get', 'fund.investments', 'fund.investments.get', 'fund.overview', 'assets.accounts', 'assets.records'],
 };
 
 const byId = (ids: readonly string[]): Pick<Contract, 'id'>[] => ids.map((id) => ({ id }));
@@ -47,6 +49,7 @@ const contractsByUserEvent: Record<UserEvent['kind'], readonly Pick<Contract, 'i
   'leverage.order': byId(contractIdsByUserEvent['leverage.order']),
   'earn.subscription': byId(contractIdsByUserEvent['earn.subscription']),
   loan: byId(contractIdsByUserEvent.loan),
+  'fund.request': byId(contractIdsByUserEvent['fund.request']),
 };
 
 const followedContracts = [...new Map(Object.values(contractsByUserEvent).flat().map((each) => [each.id, each])).values()];
