@@ -29,6 +29,8 @@ import { earnAdminRoutes, earnRoutes } from './http/routes/earn.routes.ts';
 import { startEarnPayouts } from './use-cases/earn/pay-interest.ts';
 import { loanReviewRoutes, loanRoutes } from './http/routes/loans.routes.ts';
 import { loanProductRoutes } from './http/routes/loan-products.routes.ts';
+import { fundReviewRoutes, fundRoutes } from './http/routes/fund.routes.ts';
+import { startFundSweeps } from './use-cases/fund/fund-jobs.ts';
 import { startLoanSweeps } from './use-cases/loans/liquidate-loans.ts';
 import { startTriggerEngine } from './use-cases/leverage/trigger-engine.ts';
 import { POSITION_CHARGES_INTERVAL_MS, startPositionCharges } from './use-cases/leverage/charge-positions.ts';
@@ -73,6 +75,8 @@ export const allRoutes: readonly RouteHandler[] = [
   ...loanRoutes,
   ...loanReviewRoutes,
   ...loanProductRoutes,
+  ...fundRoutes,
+  ...fundReviewRoutes,
 ] as RouteHandler[];
 
 /** A year, never revalidated: for files whose name changes whenever their content does. */
@@ -122,6 +126,8 @@ export interface BuildAppOptions {
   earnPayoutIntervalMs?: number;
   /** Run the loan job (due-date and ratio liquidations, margin calls) every this many ms while the app is open (main.ts: LOAN_SWEEP_INTERVAL_MS; tests sweep by hand). */
   loanSweepIntervalMs?: number;
+  /** Run the fund job (refunds at a window's end, tranche releases, settlement at term) every this many ms while the app is open (main.ts: FUND_SWEEP_INTERVAL_MS; tests sweep by hand). */
+  fundSweepIntervalMs?: number;
   logger?: FastifyServerOptions['logger'];
   /**
    * The Redis key prefix of the per-address HTTP limit when REDIS_URL is set (default
@@ -280,6 +286,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }
   if (options.loanSweepIntervalMs) {
     const sweeps = startLoanSweeps(deps, options.loanSweepIntervalMs);
+    app.addHook('onClose', () => sweeps.stop());
+  }
+  if (options.fundSweepIntervalMs) {
+    const sweeps = startFundSweeps(deps, options.fundSweepIntervalMs);
     app.addHook('onClose', () => sweeps.stop());
   }
   if (options.leverageEngineIntervalMs) {

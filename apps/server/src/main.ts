@@ -17,6 +17,7 @@ import { eventBusFromConfig } from './realtime/event-bus-from-config.ts';
 import { announceExpiry } from './use-cases/p2p/order-steps.ts';
 import { EARN_PAYOUT_INTERVAL_MS } from './use-cases/earn/pay-interest.ts';
 import { LOAN_SWEEP_INTERVAL_MS } from './use-cases/loans/liquidate-loans.ts';
+import { FUND_SWEEP_INTERVAL_MS } from './use-cases/fund/fund-jobs.ts';
 
 let config: Config;
 try {
@@ -60,6 +61,7 @@ const app = await buildApp({
   leverageEngineIntervalMs: config.LEVERAGE_ENGINE_INTERVAL_MS,
   earnPayoutIntervalMs: EARN_PAYOUT_INTERVAL_MS,
   loanSweepIntervalMs: LOAN_SWEEP_INTERVAL_MS,
+  fundSweepIntervalMs: FUND_SWEEP_INTERVAL_MS,
 });
 if (keyWasGenerated) {
   app.log.warn(`generated an upload encryption key in ${config.DATA_DIR}; set UPLOAD_ENCRYPTION_KEY on any shared or production deployment`);

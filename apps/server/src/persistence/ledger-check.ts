@@ -15,7 +15,8 @@ const SAMPLE = 20;
  * is negative; every account's frozen part equals its open holds; contracts and leveraged positions
  * match their holds, and the platform accounts only they post to match their records; earn
  * subscriptions match their holds and payouts, and the earn treasury its entries and promises;
- * loans match their holds and repayments, borrowers their committed credit, and the lending treasury its entries.
+ * loans match their holds and repayments, borrowers their committed credit, and the lending treasury its entries;
+ * funding requests and investments match their holds, investments and payouts, and the fund escrow its fills and releases.
  */
 export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
   const problems: string[] = [];
@@ -206,6 +207,46 @@ export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
          OR (e.reason = 'loan.disburse' AND -sum(p.amount_minor) <> (SELECT coalesce(sum(amount_minor), 0) FROM loans WHERE disburse_entry_id IS NOT NULL))
          OR (e.reason IN ('loan.repay', 'loan.liquidate') AND sum(p.amount_minor) <> (SELECT coalesce(sum(r.amount_minor), 0) FROM loan_repayments r
               WHERE r.source = CASE WHEN e.reason = 'loan.repay' THEN 'borrower' ELSE 'collateral' END))`,
+  );
+  // The fund section (issue 18, ADR 0037): a request's pledge is its open hold until it ends; an
+  // investment is held until the fill (then its hold was posted by the fill's entry) or the refund;
+  // what a request raised is the sum of its investments; the fund escrow holds what fills brought in
+  // less the tranches released, and nothing else posts to it; what investors were paid at the end is
+  // what the request paid out.
+  await check(
+    'funding requests whose collateral hold does not match their state',
+    `SELECT r.id, r.status, h.status AS hold_status, h.amount_minor::text AS held
+       FROM fund_requests r JOIN ledger_holds h ON h.id = r.hold_id
+      WHERE (r.status IN ('review', 'open', 'funded') AND (h.status <> 'open' OR h.amount_minor <> r.collateral_minor OR h.account_id <> r.collateral_account_id))
+         OR (r.status NOT IN ('review', 'open', 'funded') AND (h.status = 'open' OR h.closed_entry_id IS DISTINCT FROM r.close_entry_id))`,
+  );
+  await check(
+    'fund investments whose hold does not match their state',
+    `SELECT i.id, i.status, h.status AS hold_status
+       FROM fund_investments i JOIN ledger_holds h ON h.id = i.hold_id JOIN fund_requests r ON r.id = i.request_id
+      WHERE (i.status = 'held' AND (h.status <> 'open' OR h.amount_minor <> i.amount_minor OR r.status <> 'open'))
+         OR (i.status = 'invested' AND (h.status <> 'posted' OR h.closed_entry_id IS DISTINCT FROM r.fill_entry_id))
+         OR (i.status = 'refunded' AND (h.status <> 'released' OR h.closed_entry_id IS DISTINCT FROM r.close_entry_id))`,
+  );
+  await check(
+    'funding requests whose raised amount or payout differs from their investments',
+    `SELECT r.id, r.raised_minor::text AS raised, coalesce(i.invested, 0)::text AS invested, r.paid_out_minor::text AS paid_out, coalesce(i.paid, 0)::text AS paid
+       FROM fund_requests r
+       LEFT JOIN (SELECT request_id, sum(amount_minor) AS invested, sum(coalesce(paid_minor, 0)) AS paid, count(*) AS n FROM fund_investments GROUP BY request_id) i
+         ON i.request_id = r.id
+      WHERE r.raised_minor <> coalesce(i.invested, 0) OR r.investors <> coalesce(i.n, 0)
+         OR (r.status = 'funded' AND r.raised_minor <> r.amount_minor)
+         OR (r.status IN ('repaid', 'defaulted', 'expired') AND r.paid_out_minor IS DISTINCT FROM coalesce(i.paid, 0))`,
+  );
+  await check(
+    'fund escrow postings that are not fills or releases, or that differ from the requests',
+    `SELECT e.reason, sum(p.amount_minor)::text AS posted
+       FROM ledger_accounts a JOIN postings p ON p.account_id = a.id JOIN journal_entries e ON e.id = p.entry_id
+      WHERE a.user_id IS NULL AND a.kind = 'treasury' AND a.label = 'fund'
+      GROUP BY e.reason
+     HAVING e.reason NOT IN ('fund.fill', 'fund.release')
+         OR (e.reason = 'fund.fill' AND sum(p.amount_minor) <> (SELECT coalesce(sum(amount_minor), 0) FROM fund_requests WHERE fill_entry_id IS NOT NULL))
+         OR (e.reason = 'fund.release' AND -sum(p.amount_minor) <> (SELECT coalesce(sum(released_minor), 0) FROM fund_requests))`,
   );
   const [counts] = await db.query<{ accounts: number; entries: number; postings: number; open_holds: number }>(
     `SELECT (SELECT count(*) FROM ledger_accounts)::int AS accounts, (SELECT count(*) FROM journal_entries)::int AS entries,

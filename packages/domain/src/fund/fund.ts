@@ -105,12 +105,25 @@ export function fundCreditLimitMinor(collateralValueMinor: bigint, asset: string
 
 export type FundRating = 'A' | 'B' | 'C' | 'D';
 
-/** The credit rating: the borrower's credit score (the loans' published rule) in bands — A ≥ 800, B ≥ 700, C ≥ 500, D below. */
+/** The credit rating's bands over the borrower's credit score (the loans' published rule); the first reached applies. */
+export const FUND_CREDIT_RATING_BANDS: readonly { rating: FundRating; minScore: number }[] = [
+  { rating: 'A', minScore: 800 },
+  { rating: 'B', minScore: 700 },
+  { rating: 'C', minScore: 500 },
+  { rating: 'D', minScore: 0 },
+];
+
+/** The investment rating's bands over the collateral cover, ppm; the first reached applies. */
+export const FUND_INVESTMENT_RATING_BANDS: readonly { rating: FundRating; minCoverPpm: number }[] = [
+  { rating: 'A', minCoverPpm: 2_000_000 },
+  { rating: 'B', minCoverPpm: 1_500_000 },
+  { rating: 'C', minCoverPpm: 1_200_000 },
+  { rating: 'D', minCoverPpm: 0 },
+];
+
+/** The credit rating: the borrower's credit score in bands — A ≥ 800, B ≥ 700, C ≥ 500, D below. */
 export function creditRatingOf(score: CreditScore): FundRating {
-  if (score.score >= 800) return 'A';
-  if (score.score >= 700) return 'B';
-  if (score.score >= 500) return 'C';
-  return 'D';
+  return FUND_CREDIT_RATING_BANDS.find((band) => score.score >= band.minScore)!.rating;
 }
 
 /** Collateral cover ppm: the collateral's value ÷ what is due at term (amount + interest), rounded down. */
@@ -121,10 +134,7 @@ export function collateralCoverPpm(collateralValueMinor: bigint, totalDueMinor: 
 
 /** The investment rating: collateral cover in bands — A ≥ 200 %, B ≥ 150 %, C ≥ 120 %, D below. */
 export function investmentRatingOf(coverPpm: number): FundRating {
-  if (coverPpm >= 2_000_000) return 'A';
-  if (coverPpm >= 1_500_000) return 'B';
-  if (coverPpm >= 1_200_000) return 'C';
-  return 'D';
+  return FUND_INVESTMENT_RATING_BANDS.find((band) => coverPpm >= band.minCoverPpm)!.rating;
 }
 
 export type InvestmentProblem = 'too_small' | 'over_remaining';

@@ -104,8 +104,11 @@ export async function borrowerCredit(db: Queryable, userId: bigint, committedMin
   const states = await verificationStatesOf(db, userId);
   const tier = tierOf({ identityVerified: states.identity.status === 'verified', advancedVerified: states.advanced.status === 'verified' });
   const [counts] = await db.query<{ on_time: string; at_due: string; early: string; committed: string | null }>(
-    `SELECT count(*) FILTER (WHERE status = 'repaid' AND closed_at_ms <= due_at_ms)::text AS on_time,
-            count(*) FILTER (WHERE liquidation_kind = 'due')::text AS at_due,
+    // Funding requests count as loans do (ADR 0037): repaid at term as on time, defaulted as left unpaid at the due date.
+    `SELECT (count(*) FILTER (WHERE status = 'repaid' AND closed_at_ms <= due_at_ms)
+              + (SELECT count(*) FROM fund_requests WHERE user_id = $1 AND status = 'repaid'))::text AS on_time,
+            (count(*) FILTER (WHERE liquidation_kind = 'due')
+              + (SELECT count(*) FROM fund_requests WHERE user_id = $1 AND status = 'defaulted'))::text AS at_due,
             count(*) FILTER (WHERE liquidation_kind = 'price')::text AS early,
             (SELECT committed_minor::text FROM loan_borrowers WHERE user_id = $1) AS committed
        FROM loans WHERE user_id = $1`,
