@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postAd, trader } from '../../helpers/p2p.ts';
 import { idFieldsOf, registeredRoutes, routeKey, valuesOfField } from '../../helpers/routes.ts';
 import { createStaff, createTestApp, registerViaApi, type TestApp } from '../../helpers/test-app.ts';
-import { bindAddress, call, fund, TEST_XPUB, type WalletUser } from '../../helpers/wallet.ts';
+import { bindAddress, call, fund, TEST_XPUB, verifyUser, type WalletUser } from '../../helpers/wallet.ts';
 import { addProduct, fundTreasury, specProduct } from '../earn/earn-helpers.ts';
 import { addLoanProduct, fundLender, loanTerms } from '../loans/loans-helpers.ts';
 
@@ -50,6 +50,8 @@ const objectKinds = [
   'loan',
   'loanUpload',
   'loanChange',
+  'fundRequest',
+  'fundInvestment',
   'quote',
   'message',
   'staff',
@@ -269,6 +271,16 @@ const CASES: Record<string, SweepCase> = {
   'POST /home/admin/loans/:loanId/decision': {
     attempts: (a) => [{ url: `/home/admin/loans/${a.loan}/decision`, body: { decision: 'reject', reason: 'sweep attempt' } }],
   },
+  // Fund (issue 18): Alice's request still in review (not in the pool: nobody else may see or invest
+  // in it), and her investment in Bob's request.
+  'GET /home/fund/requests/:requestId': { attempts: (a) => [{ url: `/home/fund/requests/${a.fundRequest}` }] },
+  'POST /home/fund/requests/:requestId/investments': {
+    attempts: (a) => [{ url: `/home/fund/requests/${a.fundRequest}/investments`, body: { amount: '20', paymentPassword: '135790' } }],
+  },
+  'GET /home/fund/investments/:investmentId': { attempts: (a) => [{ url: `/home/fund/investments/${a.fundInvestment}` }] },
+  'POST /home/admin/fund/requests/:requestId/decision': {
+    attempts: (a) => [{ url: `/home/admin/fund/requests/${a.fundRequest}/decision`, body: { decision: 'reject', reason: 'sweep attempt' } }],
+  },
   'POST /home/admin/loan-products/changes/:changeId/decision': {
     attempts: (a) => [{ url: `/home/admin/loan-products/changes/${a.loanChange}/decision`, body: { approve: false } }],
   },
@@ -387,6 +399,8 @@ async function ownersState() {
     limitOrders: read('/home/leverage/orders?scope=open'),
     earnSubscription: read(`/home/earn/subscriptions/${objects.earnSubscription}`),
     loan: read(`/home/loans/${objects.loan}`),
+    fundRequest: read(`/home/fund/requests/${objects.fundRequest}`),
+    fundInvestment: read(`/home/fund/investments/${objects.fundInvestment}`),
     messages: read('/home/user/messages'),
     uploads: Promise.all([objects.verificationUpload, objects.depositProof, objects.chatUpload, objects.loanUpload].map(uploadStatus)),
     quote: t.db.query('SELECT * FROM swap_quotes WHERE id = $1', [objects.quote]),
@@ -504,6 +518,18 @@ beforeAll(async () => {
     }, null),
     'loan product proposal',
   );
+  // Alice's funding request in review, and her investment in Bob's request in the pool (issue 18).
+  await verifyUser(t.db, alice.userId, ['advanced']);
+  await verifyUser(t.db, bob.userId, ['advanced']);
+  await fund(t.db, bob.userId, 'USDT', '200');
+  const fundTerms = { borrowerType: 'individual', title: 'Sweep', purpose: 'Sweep', dailyRatePercent: '0.1', termDays: 10, tranches: 1, releasePeriodDays: 0, windowHours: 24, collateralAsset: 'USDT', paymentPassword: '135790' };
+  const fundRequest = await ok(call(t.app, 'POST', '/home/fund/requests', alice.token, { ...fundTerms, amount: '100', collateralAmount: '150' }), 'fund request of Alice');
+  const bobsRequest = await ok(call(t.app, 'POST', '/home/fund/requests', bob.token, { ...fundTerms, amount: '100', collateralAmount: '150' }), 'fund request of Bob');
+  await ok(call(t.app, 'POST', `/home/admin/fund/requests/${bobsRequest.id}/decision`, staffTokens.get('compliance')!, { decision: 'approve' }, null), 'fund approval');
+  const fundInvestment = await ok(
+    call(t.app, 'POST', `/home/fund/requests/${bobsRequest.id}/investments`, alice.token, { amount: '50', paymentPassword: '135790' }),
+    'fund investment of Alice',
+  );
   const quote = await ok(call(t.app, 'POST', '/home/assets/swap/quote', alice.token, { fromAsset: 'USDT', toAsset: 'BTC', amount: '10' }), 'swap quote');
   const sessions = await ok(call(t.app, 'GET', '/home/user/sessions', alice.token), 'sessions');
   const messages = await ok(call(t.app, 'GET', '/home/user/messages', alice.token), 'messages');
@@ -537,6 +563,8 @@ beforeAll(async () => {
     loan: loan.id,
     loanUpload,
     loanChange: loanChange.id,
+    fundRequest: fundRequest.id,
+    fundInvestment: fundInvestment.id,
     quote: quote.quoteId,
     message: unreadMessage.id,
     staff: sallyAccount.id,

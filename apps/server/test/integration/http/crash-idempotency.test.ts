@@ -17,6 +17,7 @@ import { bindAddress, type Call, call, fund, TEST_XPUB, walletUser, type WalletU
 import { optionsTrader } from '../options/options-helpers.ts';
 import { addProduct, earnUser, fundTreasury, specProduct, subscribe } from '../earn/earn-helpers.ts';
 import { addLoanProduct, apply, borrower, decide, fundLender, loanTerms, repay } from '../loans/loans-helpers.ts';
+import { fundBorrower, invest, investor, publish, review } from '../fund/fund-helpers.ts';
 import { leverageTrader } from '../leverage/leverage-helpers.ts';
 
 // Issue 13, defect 2 (ADR 0019): a request commits its effect, then the process dies before the
@@ -132,6 +133,8 @@ async function everything() {
     limitOrders: await rows('SELECT id::text, status FROM leverage_orders ORDER BY id'),
     earnSubscriptions: await rows('SELECT id::text, status, paid_days FROM earn_subscriptions ORDER BY id'),
     loans: await rows('SELECT id::text, status, repaid_minor::text FROM loans ORDER BY id'),
+    fundRequests: await rows('SELECT id::text, status, raised_minor::text FROM fund_requests ORDER BY id'),
+    fundInvestments: await rows('SELECT id::text, status FROM fund_investments ORDER BY id'),
     swaps: await rows('SELECT id::text, executed_entry_id::text FROM swap_quotes ORDER BY id'),
     ads: await rows('SELECT id::text, status, remaining_minor::text, price_fiat_minor::text FROM p2p_ads ORDER BY id'),
     orders: await rows('SELECT id::text, status FROM p2p_orders ORDER BY id'),
@@ -401,6 +404,28 @@ const scenarios: Record<string, () => Promise<Scenario>> = {
     return {
       send: (key) => repay(t.app, user, applied.data.id, { full: false, amount: '100' }, key),
       effect: () => t.db.query('SELECT status, repaid_minor::text FROM loans WHERE id = $1', [applied.data.id]),
+    };
+  },
+
+  'fund.requests.publish': async () => {
+    const borrower = await fundBorrower(t.app, t.db, name('crashfund'), { USDT: '1000' });
+    return {
+      send: (key) => publish(t.app, borrower, { amount: '500', collateralAsset: 'USDT', collateralAmount: '600', tranches: 1, releasePeriodDays: 0 }, key),
+      effect: () => count('SELECT count(*)::int AS n FROM fund_requests WHERE user_id = $1', borrower.userId),
+    };
+  },
+
+  'fund.invest': async () => {
+    const borrower = await fundBorrower(t.app, t.db, name('crashfundb'), { USDT: '1000' });
+    const made = await publish(t.app, borrower, { amount: '500', collateralAsset: 'USDT', collateralAmount: '600', tranches: 1, releasePeriodDays: 0 });
+    if (made.code !== 200) throw new Error(`fund request: ${made.msg}`);
+    const reviewer = await createStaff(t.app, t.db, name('crashfundc'), ['compliance']);
+    const approved = await review(t.app, reviewer, made.data.id, 'approve');
+    if (approved.code !== 200) throw new Error(`approval: ${approved.msg}`);
+    const backer = await investor(t.app, t.db, name('crashfundi'), '1000');
+    return {
+      send: (key) => invest(t.app, backer, made.data.id, '100', key),
+      effect: () => count('SELECT count(*)::int AS n FROM fund_investments WHERE user_id = $1', backer.userId),
     };
   },
 

@@ -83,6 +83,9 @@ beforeAll(async () => {
     subscriptionId: ['1'],
     // Loans hold no contact; the staff views name borrowers by public name.
     loanId: ['1'],
+    // Funding requests name their borrower by public name; investments hold no contact.
+    requestId: ['1'],
+    investmentId: ['1'],
   });
 });
 afterAll(() => t?.close());
