@@ -60,6 +60,10 @@ export const routes: RouteObject[] = [
       viewRoute('earn', () => import('../features/earn/EarnProductsPage.tsx'), 'EarnProductsPage'),
       viewRoute('loans', () => import('../features/loans/LoansPage.tsx'), 'LoansPage', { param: 'loanId', component: 'LoanDetailRoute' }),
       viewRoute('loanProducts', () => import('../features/loans/LoanProductsPage.tsx'), 'LoanProductsPage'),
+      viewRoute('fundRequests', () => import('../features/fund/FundRequestsPage.tsx'), 'FundRequestsPage', {
+        param: 'requestId',
+        component: 'FundRequestDetailRoute',
+      }),
       viewRoute('staff', () => import('../features/staff/StaffPage.tsx'), 'StaffPage', { param: 'staffId', component: 'StaffSessionsRoute' }),
       viewRoute('mysessions', () => import('../features/staff/MySessionsPage.tsx'), 'MySessionsPage'),
       { path: '*', Component: NotFoundView },

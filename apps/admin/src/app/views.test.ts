@@ -42,6 +42,11 @@ describe('the views a member is offered', () => {
     for (const role of ['finance', 'support', 'compliance', 'content', 'merchant'] as const) expect(viewAllowed('loanProducts', [role])).toBe(false);
   });
 
+  it('opens the funding requests’ review to compliance only (the contract’s fundReviewRoles)', () => {
+    expect(viewAllowed('fundRequests', ['compliance'])).toBe(true);
+    for (const role of ['admin', 'finance', 'support', 'content', 'merchant'] as const) expect(viewAllowed('fundRequests', [role])).toBe(false);
+  });
+
   it('sends /admin to the first view in the navigation the roles open', () => {
     expect(firstAllowedView(['admin']).path).toBe('users');
     expect(firstAllowedView(['finance']).path).toBe('users');

@@ -4,6 +4,7 @@ import {
   getOptionsHouseContract,
   listAuditContract,
   listStaffEarnProductsContract,
+  listStaffFundRequestsContract,
   listStaffLoanProductsContract,
   listStaffLoansContract,
   listNotificationsContract,
@@ -48,6 +49,8 @@ export const views = [
   // loan products and the lending treasury (role admin), proposals decided by a second admin.
   { name: 'loans', path: 'loans', label: 'admin.loans.nav', reads: [listStaffLoansContract] },
   { name: 'loanProducts', path: 'loan-products', label: 'admin.loans.products.nav', reads: [listStaffLoanProductsContract] },
+  // Funding requests (ADR 0037): reviewed by compliance; approved, a request enters the pool for its window.
+  { name: 'fundRequests', path: 'fund/requests', label: 'admin.fund.nav', reads: [listStaffFundRequestsContract] },
   // Staff accounts (role admin, ADR 0020).
   { name: 'staff', path: 'staff', label: 'admin.staff.nav', reads: [listStaffContract] },
   // Every member: the own sessions and the password.

@@ -18,6 +18,9 @@ import { isTradeIdPath } from './trade-path.ts';
 /** The loan pages (issue 18): one chunk for the five. */
 const loanPages = () => import('../routes/mobile/person/LoanPages.tsx');
 
+/** The fund section's pages (issue 18): one chunk for the seven. */
+const fundPages = () => import('../routes/mobile/fund/FundPages.tsx');
+
 /** The trade tab on one market, /trade_{id}: the shell and the trade screen, each its own chunk. */
 const TradeTabOnMarket = lazy(async () => {
   tradeLoader();
@@ -145,6 +148,14 @@ export const routes: RouteObject[] = [
               { path: '/person/loanagreement', lazy: lazyPage(loanPages, 'LoanAgreementPage') },
               { path: '/person/loanList', lazy: lazyPage(loanPages, 'LoanListPage') },
               { path: '/person/loanBack', lazy: lazyPage(loanPages, 'LoanRepayPage') },
+              // The fund section (issue 18, ADR 0037): the hub with the user's requests and the publish form, the introduction and its topics, the pool and a request, the user's investments.
+              { path: '/fund', lazy: lazyPage(fundPages, 'FundPage') },
+              { path: '/fund/introduction', lazy: lazyPage(fundPages, 'FundIntroductionPage') },
+              { path: '/fund/introduction/detail/:id', lazy: lazyPage(fundPages, 'FundTopicPage') },
+              { path: '/fund/pool', lazy: lazyPage(fundPages, 'FundPoolPage') },
+              { path: '/fund/pool/detail/:id', lazy: lazyPage(fundPages, 'FundRequestPage') },
+              { path: '/fund/investment', lazy: lazyPage(fundPages, 'FundInvestmentsPage') },
+              { path: '/fund/investment/detail/:id', lazy: lazyPage(fundPages, 'FundInvestmentPage') },
               ...accountRoutes,
               ...walletRoutes,
               ...p2pRoutes,

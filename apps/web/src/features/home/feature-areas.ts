@@ -36,6 +36,8 @@ export const featureAreas: readonly FeatureArea[] = [
   { key: 'earn', group: 'trading', to: '/Lockup', label: 'web.earn.nav', about: 'web.home.area.earn' },
   // Loans (issue 18): USDT lent against pledged collateral by a published credit policy.
   { key: 'loans', group: 'trading', to: '/person/Loan', label: 'web.home.area.loansTitle', about: 'web.home.area.loans' },
+  // The fund (issue 18): funding requests backed by collateral, invested in by other users.
+  { key: 'fund', group: 'trading', to: '/fund', label: 'web.home.area.fundTitle', about: 'web.home.area.fund' },
   // Wallet (issues 4 and 5).
   { key: 'assets', group: 'wallet', to: '/assets', label: 'web.tab.assets', about: 'web.home.area.assets' },
   { key: 'records', group: 'wallet', to: '/assets/records', label: 'web.records.title', about: 'web.home.area.records' },

@@ -48,6 +48,17 @@ export const reasonKeys = {
   'loan.repay': 'web.records.reason.loanRepay',
   'loan.release': 'web.records.reason.loanRelease',
   'loan.liquidate': 'web.records.reason.loanLiquidate',
+  // The fund section (issue 18): a request's collateral pledged or returned, investments held,
+  // moved to the escrow, released to the borrower in tranches, paid out at term or by the
+  // collateral's sale, or returned when the window ended.
+  'fund.pledge': 'web.fund.reason.pledge',
+  'fund.invest': 'web.fund.reason.invest',
+  'fund.fill': 'web.fund.reason.fill',
+  'fund.release': 'web.fund.reason.release',
+  'fund.repay': 'web.fund.reason.repay',
+  'fund.default': 'web.fund.reason.default',
+  'fund.refund': 'web.fund.reason.refund',
+  'fund.reject': 'web.fund.reason.reject',
 } as const satisfies Record<string, MessageKey>;
 
 export type KnownReason = keyof typeof reasonKeys;
@@ -69,4 +80,6 @@ export const referenceKeys: Record<string, MessageKey> = {
   leverage_order: 'web.records.ref.limitOrder',
   earn_subscription: 'web.records.ref.earnSubscription',
   loan: 'web.records.ref.loan',
+  fund_request: 'web.fund.ref.request',
+  fund_investment: 'web.fund.ref.investment',
 };

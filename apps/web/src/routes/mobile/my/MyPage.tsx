@@ -124,6 +124,13 @@ export function MyPage() {
             <span className="list-link-label">{t('web.my.loans')}</span>
             <ChevronIcon />
           </Link>
+          <Link to="/fund" className="list-link" data-testid="my-fund">
+            <span className="list-link-icon">
+              <DocumentIcon />
+            </span>
+            <span className="list-link-label">{t('web.my.fund')}</span>
+            <ChevronIcon />
+          </Link>
         </nav>
       </Card>
 
