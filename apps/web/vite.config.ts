@@ -68,7 +68,7 @@ const featuresSharedModule = /(apps[\\/]web[\\/]src[\\/](features|shared[\\/](re
  * the contracts' zod schema): not for the tab screens' common chunk.
  */
 const notForTabScreens =
-  /(apps[\\/]web[\\/]src[\\/](features[\\/](wallet|verification|auth|p2p|settings|assets[\\/]amount-field)|shared[\\/](forms|api[\\/]upload))|packages[\\/]ui[\\/]src[\\/]QrCode|packages[\\/]contracts[\\/]src[\\/]http[\\/](user[\\/]security|auth|verification|swap))/;
+  /(apps[\\/]web[\\/]src[\\/](features[\\/](wallet|verification|auth|p2p|settings|earn|assets[\\/]amount-field)|shared[\\/](forms|api[\\/]upload))|packages[\\/]ui[\\/]src[\\/]QrCode|packages[\\/]contracts[\\/]src[\\/]http[\\/](user[\\/]security|auth|verification|swap))/;
 const importsForms = (id: string, context: ChunkingContext) =>
   (context.getModuleInfo(id)?.importedIds ?? []).some((imported) => /(shared[\\/]forms[\\/]|react-hook-form|@hookform)/.test(imported));
 /**

@@ -2,13 +2,14 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addProduct, fundTreasury, specProduct } from '../../apps/server/test/integration/earn/earn-helpers.ts';
+import { addLoanProduct, fundLender, holdingPhoto } from '../../apps/server/test/integration/loans/loans-helpers.ts';
 import { verifyUser } from '../../apps/server/test/helpers/wallet.ts';
 import { launchBrowser, newPhoneContext } from './helpers/browser.ts';
 import { type E2eServer, registerUser, startServer, uniqueUsername } from './helpers/server.ts';
 
 // axe-core on every public page of the user app and on the five tabs logged in, in a phone
 // viewport (issue 14): no serious or critical violation, one main landmark, and no report of the
-// Content-Security-Policy (ADR 0025). The trade tab's leverage screens (issue 16) with their order forms; the earn pages (issue 17) with a product. One server, one browser, one context.
+// Content-Security-Policy (ADR 0025). The trade tab's leverage screens (issue 16) with their order forms; the earn pages (issue 17) with a product; the loan pages (issue 18) with a product and an agreement. One server, one browser, one context.
 
 let server: E2eServer;
 let browser: Browser;
@@ -79,10 +80,15 @@ describe('accessibility (axe-core, phone viewport)', () => {
 
   describe('logged in', () => {
     let productId: string;
+    let loanProductId: string;
+    let holdingUploadId: string;
     beforeAll(async () => {
       productId = await addProduct(server.db, specProduct());
       await fundTreasury(server.db, '100000');
+      loanProductId = await addLoanProduct(server.db);
+      await fundLender(server.db, '100000');
       const session = await registerUser(server.baseUrl, uniqueUsername('axe'));
+      holdingUploadId = await holdingPhoto(server.db, session.userId);
       // Verified: the trade screens show their order forms, not the verification notice.
       await verifyUser(server.db, session.userId);
       await page.goto('/login');
@@ -112,6 +118,22 @@ describe('accessibility (axe-core, phone viewport)', () => {
         ['/Lockup', byTestId('earn-products')],
         [`/Lockup/Purchase/${productId}`, byTestId('earn-review')],
         ['/Lockup/subscribe', byTestId('earn-subs-empty')],
+      ] as const) {
+        await open(path, ready);
+        expect(await page.getByRole('main').count(), path).toBe(1);
+        expect(await seriousViolations(), path).toEqual([]);
+        expect(await cspViolations(), path).toEqual([]);
+      }
+    });
+
+    it('the loan pages (overview, application, agreement, list, repayment): one main landmark, no serious or critical axe violation, no CSP report', async () => {
+      const choice = `productId=${loanProductId}&amount=1000&collateralAsset=USDT&collateralAmount=2000&holding=${holdingUploadId}`;
+      for (const [path, ready] of [
+        ['/person/Loan', byTestId('loan-credit')],
+        [`/person/Apply?productId=${loanProductId}`, byTestId('loan-apply-continue')],
+        [`/person/loanagreement?${choice}`, byTestId('loan-agreement-clauses')],
+        ['/person/loanList', byTestId('loans-empty')],
+        ['/person/loanBack', byTestId('loan-repay-none')],
       ] as const) {
         await open(path, ready);
         expect(await page.getByRole('main').count(), path).toBe(1);

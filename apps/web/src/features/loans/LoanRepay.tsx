@@ -223,9 +223,12 @@ export function LoanRepayView() {
       ) : loan.data === null ? (
         loan.failed ? <LoadFailedNotice onRetry={loan.reload} /> : <p className="muted">{t('web.common.loading')}</p>
       ) : loan.data.status !== 'passed' ? (
-        <Notice tone="warning" testId="loan-repay-not-outstanding">
-          {t('web.loans.repay.notOutstanding', { no: loan.data.loanNo, status: t(statusKeys[loan.data.status]) })}
-        </Notice>
+        // Just repaid here: the notice above says so; a warning that it is "not outstanding" would contradict it.
+        done?.id === loan.data.id ? null : (
+          <Notice tone="warning" testId="loan-repay-not-outstanding">
+            {t('web.loans.repay.notOutstanding', { no: loan.data.loanNo, status: t(statusKeys[loan.data.status]) })}
+          </Notice>
+        )
       ) : (
         <RepayForm key={loan.data.id} loan={loan.data} available={available} onDone={setDone} />
       )}
