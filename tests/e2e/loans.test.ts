@@ -292,6 +292,9 @@ describe('loans: apply with the photo, approved in the back-office, repaid', () 
     await repaid.waitFor();
     expect(await repaid.getAttribute('data-status')).toBe('repaid');
     expect(await text(repaid, 'loan-status')).toBe('Repaid');
+    // What it cost, on the closed loan: 1,010 repaid in all, 10 of it interest.
+    expect(await value(repaid, 'loan-repaid-total')).toBe('1010.000000');
+    expect(await value(repaid, 'loan-interest-paid')).toBe('10.000000');
     expect(await page.getByTestId('loan-scope-closed').getAttribute('aria-pressed')).toBe('true');
     await page.getByTestId('loan-scope-open').click();
     await page.getByTestId('loans-empty').waitFor();

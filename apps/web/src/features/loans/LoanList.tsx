@@ -102,6 +102,16 @@ function LoanCard({ loan }: { loan: LoanView }) {
               </LoanFact>
             </>
           )}
+          {(loan.status === 'repaid' || loan.status === 'liquidated') && (
+            <>
+              <LoanFact label={t('web.loans.list.repaidTotal')} testId="loan-repaid-total" value={loan.repaid}>
+                <Amount value={loan.repaid} unit="USDT" max={6} />
+              </LoanFact>
+              <LoanFact label={t('web.loans.list.interestPaid')} testId="loan-interest-paid" value={loan.interestPaid}>
+                <Amount value={loan.interestPaid} unit="USDT" max={6} />
+              </LoanFact>
+            </>
+          )}
           {loan.status === 'rejected' && (
             <LoanFact label={t('web.loans.list.rejectReason')} testId="loan-reject-reason" value={loan.rejectReason ?? ''}>
               {loan.rejectReason ?? t('web.loans.list.noReason')}
