@@ -222,7 +222,7 @@ function InvestForm({ request, overview }: { request: FundRequestView; overview:
               {text.amount(investEstimate(request, confirming, minInvestment).expectedReturn ?? '0', 'USDT')}
             </FundFact>
           </dl>
-          <p className="field-hint">{t('web.fund.invest.confirmNote')}</p>
+          <p className="field-hint fund-sheet-note">{t('web.fund.invest.confirmNote')}</p>
         </FundPasswordSheet>
       )}
     </Card>

@@ -155,192 +155,196 @@ export function FundPublishForm({ overview, onPublished }: { overview: FundOverv
     }
   }
 
+  // The confirmation sheet holds a form of its own, so it is outside this one: a form inside a form
+  // submitted itself natively (a GET to /fund?paymentPassword=…) instead of publishing.
   return (
-    <form className="options-form" onSubmit={(event) => event.preventDefault()} noValidate aria-label={t('web.fund.publish.form')} data-testid="fund-publish-form">
-      <SelectField
-        label={t('web.fund.publish.borrowerType')}
-        value={values.borrowerType}
-        testId="fund-publish-borrower-type"
-        options={(['individual', 'institution'] as const).map((each) => ({ value: each, label: t(borrowerTypeKeys[each]) }))}
-        onChange={(value) => form.setValue('borrowerType', value as 'individual' | 'institution')}
-      />
-      <TextField
-        label={t('web.fund.publish.title')}
-        maxLength={80}
-        autoComplete="off"
-        data-testid="fund-publish-title"
-        {...form.register('title')}
-        error={errorText(errors.title, { required: t('web.fund.publish.titleRequired') })}
-      />
-      <TextAreaField
-        label={t('web.fund.publish.purpose')}
-        maxLength={1000}
-        testId="fund-publish-purpose"
-        {...form.register('purpose')}
-        error={errorText(errors.purpose, { required: t('web.fund.publish.purposeRequired') })}
-      />
-      <TextField
-        label={t('web.fund.publish.amount')}
-        inputMode="decimal"
-        autoComplete="off"
-        maxLength={40}
-        placeholder={t('web.fund.rangeValue', { min: text.amount(policy.minAmount, 'USDT'), max: text.amount(policy.maxAmount, 'USDT') })}
-        data-testid="fund-publish-amount"
-        {...form.register('amount')}
-        error={errorText(errors.amount, words(t('web.fund.publish.amountRequired')))}
-      />
-      <div className="fund-field-row">
-        <TextField
-          label={t('web.fund.publish.rate')}
-          inputMode="decimal"
-          autoComplete="off"
-          maxLength={10}
-          hint={t('web.fund.publish.rateHint', { max: text.percent(policy.maxDailyRatePercent) })}
-          data-testid="fund-publish-rate"
-          {...form.register('dailyRatePercent')}
-          error={errorText(errors.dailyRatePercent, words(t('web.fund.publish.rateRequired')))}
+    <>
+      <form className="options-form" onSubmit={(event) => event.preventDefault()} noValidate aria-label={t('web.fund.publish.form')} data-testid="fund-publish-form">
+        <SelectField
+          label={t('web.fund.publish.borrowerType')}
+          value={values.borrowerType}
+          testId="fund-publish-borrower-type"
+          options={(['individual', 'institution'] as const).map((each) => ({ value: each, label: t(borrowerTypeKeys[each]) }))}
+          onChange={(value) => form.setValue('borrowerType', value as 'individual' | 'institution')}
         />
         <TextField
-          label={t('web.fund.publish.term')}
-          inputMode="numeric"
+          label={t('web.fund.publish.title')}
+          maxLength={80}
           autoComplete="off"
-          maxLength={6}
-          hint={t('web.fund.publish.termHint', { max: policy.maxTermDays })}
-          data-testid="fund-publish-term"
-          {...form.register('termDays')}
-          error={errorText(errors.termDays, words(t('web.fund.publish.termRequired')))}
+          data-testid="fund-publish-title"
+          {...form.register('title')}
+          error={errorText(errors.title, { required: t('web.fund.publish.titleRequired') })}
+        />
+        <TextAreaField
+          label={t('web.fund.publish.purpose')}
+          maxLength={1000}
+          testId="fund-publish-purpose"
+          {...form.register('purpose')}
+          error={errorText(errors.purpose, { required: t('web.fund.publish.purposeRequired') })}
         />
         <TextField
-          label={t('web.fund.publish.tranches')}
-          inputMode="numeric"
-          autoComplete="off"
-          maxLength={6}
-          hint={t('web.fund.publish.tranchesHint', { max: policy.maxTranches })}
-          data-testid="fund-publish-tranches"
-          {...form.register('tranches')}
-          error={errorText(errors.tranches, words(t('web.fund.publish.tranchesRequired')))}
-        />
-        <TextField
-          label={t('web.fund.publish.period')}
-          inputMode="numeric"
-          autoComplete="off"
-          maxLength={6}
-          hint={t('web.fund.publish.periodHint')}
-          data-testid="fund-publish-period"
-          {...form.register('releasePeriodDays')}
-          error={errorText(errors.releasePeriodDays, words(t('web.fund.publish.periodRequired')))}
-        />
-      </div>
-      <TextField
-        label={t('web.fund.publish.window')}
-        inputMode="numeric"
-        autoComplete="off"
-        maxLength={6}
-        hint={t('web.fund.publish.windowHint', { min: policy.minWindowHours, max: policy.maxWindowHours })}
-        data-testid="fund-publish-window"
-        {...form.register('windowHours')}
-        error={errorText(errors.windowHours, words(t('web.fund.publish.windowRequired')))}
-      />
-      <SelectField
-        label={t('web.fund.publish.collateralAsset')}
-        value={collateralAsset}
-        testId="fund-publish-collateral-asset"
-        options={assets.map((asset) => ({ value: asset, label: t('web.fund.collateralTerm', { asset, ltv: text.percent(policy.collateralLtvPercent[asset] ?? '0') }) }))}
-        onChange={(value) => form.setValue('collateralAsset', value as CollateralAsset)}
-      />
-      <div className="amount-field">
-        <TextField
-          label={t('web.fund.publish.collateralAmount', { asset: collateralAsset })}
+          label={t('web.fund.publish.amount')}
           inputMode="decimal"
           autoComplete="off"
           maxLength={40}
-          data-testid="fund-publish-collateral-amount"
-          {...form.register('collateralAmount')}
-          error={errorText(errors.collateralAmount, { required: t('web.fund.publish.collateralRequired'), own, asset: collateralAsset, scale: collateralScale })}
+          placeholder={t('web.fund.rangeValue', { min: text.amount(policy.minAmount, 'USDT'), max: text.amount(policy.maxAmount, 'USDT') })}
+          data-testid="fund-publish-amount"
+          {...form.register('amount')}
+          error={errorText(errors.amount, words(t('web.fund.publish.amountRequired')))}
         />
-        <div className="amount-meta">
-          <span className="muted">
-            {t('web.fund.available')} <Amount value={available} unit={collateralAsset} max={18} testId="fund-publish-collateral-available" />
-          </span>
+        <div className="fund-field-row">
+          <TextField
+            label={t('web.fund.publish.rate')}
+            inputMode="decimal"
+            autoComplete="off"
+            maxLength={10}
+            hint={t('web.fund.publish.rateHint', { max: text.percent(policy.maxDailyRatePercent) })}
+            data-testid="fund-publish-rate"
+            {...form.register('dailyRatePercent')}
+            error={errorText(errors.dailyRatePercent, words(t('web.fund.publish.rateRequired')))}
+          />
+          <TextField
+            label={t('web.fund.publish.term')}
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={6}
+            hint={t('web.fund.publish.termHint', { max: policy.maxTermDays })}
+            data-testid="fund-publish-term"
+            {...form.register('termDays')}
+            error={errorText(errors.termDays, words(t('web.fund.publish.termRequired')))}
+          />
+          <TextField
+            label={t('web.fund.publish.tranches')}
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={6}
+            hint={t('web.fund.publish.tranchesHint', { max: policy.maxTranches })}
+            data-testid="fund-publish-tranches"
+            {...form.register('tranches')}
+            error={errorText(errors.tranches, words(t('web.fund.publish.tranchesRequired')))}
+          />
+          <TextField
+            label={t('web.fund.publish.period')}
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={6}
+            hint={t('web.fund.publish.periodHint')}
+            data-testid="fund-publish-period"
+            {...form.register('releasePeriodDays')}
+            error={errorText(errors.releasePeriodDays, words(t('web.fund.publish.periodRequired')))}
+          />
         </div>
-      </div>
+        <TextField
+          label={t('web.fund.publish.window')}
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={6}
+          hint={t('web.fund.publish.windowHint', { min: policy.minWindowHours, max: policy.maxWindowHours })}
+          data-testid="fund-publish-window"
+          {...form.register('windowHours')}
+          error={errorText(errors.windowHours, words(t('web.fund.publish.windowRequired')))}
+        />
+        <SelectField
+          label={t('web.fund.publish.collateralAsset')}
+          value={collateralAsset}
+          testId="fund-publish-collateral-asset"
+          options={assets.map((asset) => ({ value: asset, label: t('web.fund.collateralTerm', { asset, ltv: text.percent(policy.collateralLtvPercent[asset] ?? '0') }) }))}
+          onChange={(value) => form.setValue('collateralAsset', value as CollateralAsset)}
+        />
+        <div className="amount-field">
+          <TextField
+            label={t('web.fund.publish.collateralAmount', { asset: collateralAsset })}
+            inputMode="decimal"
+            autoComplete="off"
+            maxLength={40}
+            data-testid="fund-publish-collateral-amount"
+            {...form.register('collateralAmount')}
+            error={errorText(errors.collateralAmount, { required: t('web.fund.publish.collateralRequired'), own, asset: collateralAsset, scale: collateralScale })}
+          />
+          <div className="amount-meta">
+            <span className="muted">
+              {t('web.fund.available')} <Amount value={available} unit={collateralAsset} max={18} testId="fund-publish-collateral-available" />
+            </span>
+          </div>
+        </div>
 
-      <h3 className="earn-subtitle">{t('web.fund.publish.figures')}</h3>
-      <dl className="facts" data-testid="fund-publish-estimate">
-        <FundFact label={t('web.fund.interest')} testId="fund-publish-interest" value={estimate.interest ?? ''}>
-          {estimate.interest === null
-            ? '—'
-            : t('web.fund.publish.interestValue', {
-                amount: text.amount(normaliseAmountInput(values.amount ?? ''), 'USDT'),
-                rate: text.percent(normaliseAmountInput(values.dailyRatePercent ?? '')),
-                days: t('web.fund.days', { count: Number(values.termDays) }),
-                interest: text.amount(estimate.interest, 'USDT'),
-              })}
-        </FundFact>
-        <div className="facts-strong">
-          <dt>{t('web.fund.totalDue')}</dt>
-          <dd data-testid="fund-publish-total" data-value={estimate.totalDue ?? ''}>
-            {estimate.totalDue === null ? '—' : <Amount value={estimate.totalDue} unit="USDT" max={6} />}
-          </dd>
-        </div>
-        <FundFact label={t('web.fund.collateralPrice')} testId="fund-publish-price-fact">
-          <FundPriceText price={price} asset={collateralAsset} testId="fund-publish-price" />
-        </FundFact>
-        <UsdtFact label={t('web.fund.collateralValue')} value={estimate.collateralValue} testId="fund-publish-collateral-value" />
-        <div className="facts-strong">
-          <dt>{t('web.fund.creditLimit')}</dt>
-          <dd data-testid="fund-publish-credit-limit" data-value={estimate.creditLimit ?? ''}>
-            {estimate.creditLimit === null
+        <h3 className="earn-subtitle">{t('web.fund.publish.figures')}</h3>
+        <dl className="facts" data-testid="fund-publish-estimate">
+          <FundFact label={t('web.fund.interest')} testId="fund-publish-interest" value={estimate.interest ?? ''}>
+            {estimate.interest === null
               ? '—'
-              : t('web.fund.publish.limitValue', {
-                  value: text.amount(estimate.collateralValue ?? '0', 'USDT'),
-                  ltv: text.percent(estimate.ltvPercent ?? '0'),
-                  limit: text.amount(estimate.creditLimit, 'USDT'),
+              : t('web.fund.publish.interestValue', {
+                  amount: text.amount(normaliseAmountInput(values.amount ?? ''), 'USDT'),
+                  rate: text.percent(normaliseAmountInput(values.dailyRatePercent ?? '')),
+                  days: t('web.fund.days', { count: Number(values.termDays) }),
+                  interest: text.amount(estimate.interest, 'USDT'),
                 })}
-          </dd>
-        </div>
-        <FundFact label={t('web.fund.rating.credit')} testId="fund-publish-credit-rating" value={estimate.creditRating ?? ''}>
-          {creditScore === null || estimate.creditRating === null ? t('web.fund.publish.creditRatingUnknown') : t('web.fund.publish.creditRatingValue', { score: creditScore, rating: estimate.creditRating })}
-        </FundFact>
-        <FundFact label={t('web.fund.rating.investment')} testId="fund-publish-investment-rating" value={estimate.investmentRating ?? ''}>
-          {estimate.coverPercent === null || estimate.investmentRating === null
-            ? '—'
-            : t('web.fund.publish.investmentRatingValue', {
-                value: text.amount(estimate.collateralValue ?? '0', 'USDT'),
-                total: text.amount(estimate.totalDue ?? '0', 'USDT'),
-                cover: text.percent(estimate.coverPercent),
-                rating: estimate.investmentRating,
-              })}
-        </FundFact>
-      </dl>
-      {estimate.schedule !== null && (
-        <table className="fund-table" data-testid="fund-publish-schedule">
-          <caption className="earn-subtitle">{t('web.fund.schedule.title')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('web.fund.schedule.tranche')}</th>
-              <th scope="col">{t('web.fund.schedule.amount')}</th>
-              <th scope="col">{t('web.fund.schedule.when')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {estimate.schedule.map((tranche) => (
-              <tr key={tranche.number} data-testid={`fund-publish-tranche-${tranche.number}`} data-amount={tranche.amount} data-after-days={String(tranche.afterDays)}>
-                <td>{tranche.number}</td>
-                <td>
-                  <Amount value={tranche.amount} unit="USDT" max={6} />
-                </td>
-                <td>{tranche.afterDays === 0 ? t('web.fund.schedule.atFill') : t('web.fund.schedule.afterDays', { count: tranche.afterDays })}</td>
+          </FundFact>
+          <div className="facts-strong">
+            <dt>{t('web.fund.totalDue')}</dt>
+            <dd data-testid="fund-publish-total" data-value={estimate.totalDue ?? ''}>
+              {estimate.totalDue === null ? '—' : <Amount value={estimate.totalDue} unit="USDT" max={6} />}
+            </dd>
+          </div>
+          <FundFact label={t('web.fund.collateralPrice')} testId="fund-publish-price-fact">
+            <FundPriceText price={price} asset={collateralAsset} testId="fund-publish-price" />
+          </FundFact>
+          <UsdtFact label={t('web.fund.collateralValue')} value={estimate.collateralValue} testId="fund-publish-collateral-value" />
+          <div className="facts-strong">
+            <dt>{t('web.fund.creditLimit')}</dt>
+            <dd data-testid="fund-publish-credit-limit" data-value={estimate.creditLimit ?? ''}>
+              {estimate.creditLimit === null
+                ? '—'
+                : t('web.fund.publish.limitValue', {
+                    value: text.amount(estimate.collateralValue ?? '0', 'USDT'),
+                    ltv: text.percent(estimate.ltvPercent ?? '0'),
+                    limit: text.amount(estimate.creditLimit, 'USDT'),
+                  })}
+            </dd>
+          </div>
+          <FundFact label={t('web.fund.rating.credit')} testId="fund-publish-credit-rating" value={estimate.creditRating ?? ''}>
+            {creditScore === null || estimate.creditRating === null ? t('web.fund.publish.creditRatingUnknown') : t('web.fund.publish.creditRatingValue', { score: creditScore, rating: estimate.creditRating })}
+          </FundFact>
+          <FundFact label={t('web.fund.rating.investment')} testId="fund-publish-investment-rating" value={estimate.investmentRating ?? ''}>
+            {estimate.coverPercent === null || estimate.investmentRating === null
+              ? '—'
+              : t('web.fund.publish.investmentRatingValue', {
+                  value: text.amount(estimate.collateralValue ?? '0', 'USDT'),
+                  total: text.amount(estimate.totalDue ?? '0', 'USDT'),
+                  cover: text.percent(estimate.coverPercent),
+                  rating: estimate.investmentRating,
+                })}
+          </FundFact>
+        </dl>
+        {estimate.schedule !== null && (
+          <table className="fund-table" data-testid="fund-publish-schedule">
+            <caption className="earn-subtitle">{t('web.fund.schedule.title')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('web.fund.schedule.tranche')}</th>
+                <th scope="col">{t('web.fund.schedule.amount')}</th>
+                <th scope="col">{t('web.fund.schedule.when')}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      <p className="field-hint">{t('web.fund.publish.note')}</p>
-      {refused && !confirming && <FundRefusalNotice refused={refused} action="publish" testId="fund-publish-error" />}
-      <Button block onClick={() => void proceed()} data-testid="fund-publish-submit">
-        {t('web.fund.publish.submit')}
-      </Button>
+            </thead>
+            <tbody>
+              {estimate.schedule.map((tranche) => (
+                <tr key={tranche.number} data-testid={`fund-publish-tranche-${tranche.number}`} data-amount={tranche.amount} data-after-days={String(tranche.afterDays)}>
+                  <td>{tranche.number}</td>
+                  <td>
+                    <Amount value={tranche.amount} unit="USDT" max={6} />
+                  </td>
+                  <td>{tranche.afterDays === 0 ? t('web.fund.schedule.atFill') : t('web.fund.schedule.afterDays', { count: tranche.afterDays })}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <p className="field-hint">{t('web.fund.publish.note')}</p>
+        {refused && !confirming && <FundRefusalNotice refused={refused} action="publish" testId="fund-publish-error" />}
+        <Button block onClick={() => void proceed()} data-testid="fund-publish-submit">
+          {t('web.fund.publish.submit')}
+        </Button>
+      </form>
       {confirming && (
         <FundPasswordSheet
           title={t('web.fund.publish.confirmTitle')}
@@ -364,10 +368,10 @@ export function FundPublishForm({ overview, onPublished }: { overview: FundOverv
               {text.amount(confirming.collateralAmount, confirming.collateralAsset)}
             </FundFact>
           </dl>
-          <p className="field-hint">{t('web.fund.publish.confirmNote')}</p>
+          <p className="field-hint fund-sheet-note">{t('web.fund.publish.confirmNote')}</p>
         </FundPasswordSheet>
       )}
-    </form>
+    </>
   );
 }
 
