@@ -45,6 +45,17 @@ const REVIEWED_STAFF_WRITES = [
   // under, and interest is paid only by the job from those terms. No call pays, withholds or sets interest.
   'POST /home/admin/earn/changes',
   'POST /home/admin/earn/changes/:changeId/decision',
+  // Loans (issue 18, ADR 0036): compliance approves an application (the principal the borrower
+  // asked for is paid from the lending treasury; two members above the published amount) or rejects
+  // it (the pledge returns); loan products' terms for *new* applications, proposed by one admin and
+  // applied on a second's approval. No call sets a credit limit, a score, an amount owed, a price or
+  // a liquidation: those come from the published policy and recorded ticks only.
+  'POST /home/admin/loans/:loanId/decision',
+  'POST /home/admin/loan-products/changes',
+  'POST /home/admin/loan-products/changes/:changeId/decision',
+  // The fund section (issue 18, ADR 0037): compliance puts a request into the pool or rejects it
+  // (the pledge returns). Ratings, limits, releases and settlements are computed and run by the job.
+  'POST /home/admin/fund/requests/:requestId/decision',
 ];
 
 /**
@@ -57,6 +68,8 @@ const REVIEWED_OUTCOME_LIKE_INPUTS: Record<string, string[]> = {
   'POST /home/admin/p2p/appeals/:orderId/resolve': ['outcome'],
   // An earn product's published terms for new subscriptions (above); existing ones never change.
   'POST /home/admin/earn/changes': ['dailyRatePercent', 'penaltyRatePercent', 'payoutTimeUtc', 'open'],
+  // A loan product's published terms for new applications (above); existing loans never change.
+  'POST /home/admin/loan-products/changes': ['dailyRatePercent', 'marginCallLtvPercent', 'liquidationLtvPercent', 'open'],
 };
 
 /**
