@@ -178,12 +178,14 @@ describe('loans: apply with the photo, approved in the back-office, repaid', () 
     await applySheet.waitFor();
     expect(await value(applySheet, 'loan-apply-sheet-amount')).toBe('1000.000000');
     expect(await value(applySheet, 'loan-apply-sheet-total')).toBe('1030.000000');
+    expect(await seriousViolations(page), 'the apply sheet').toEqual([]);
     // A wrong payment password is refused in words, with the tries left; nothing is applied for.
     await page.getByTestId('loan-apply-sheet-password').fill('111111');
     await page.getByTestId('loan-apply-sheet-submit').click();
     await page.getByTestId('loan-apply-sheet-error').waitFor();
     expect(await text(page, 'loan-apply-sheet-error')).toBe('Wrong payment passwordWrong tries left before it locks: 4.');
     expect(await coin(server.db, user.userId, 'BTC')).toEqual({ available: btc('0.1'), frozen: 0n });
+    await btcTick();
     await page.getByTestId('loan-apply-sheet-password').fill(PAYMENT_PASSWORD);
     await page.getByTestId('loan-apply-sheet-submit').click();
 
@@ -261,6 +263,7 @@ describe('loans: apply with the photo, approved in the back-office, repaid', () 
     await page.getByTestId('loan-repay-review').click();
     const repaySheet = page.getByTestId('loan-repay-sheet');
     await repaySheet.waitFor();
+    expect(await seriousViolations(page), 'the repay sheet').toEqual([]);
     expect(await text(repaySheet, 'loan-repay-sheet-summary')).toBe(
       `Repay 1,010.00 USDT on loan ${loanNo}, all that is owed now: 10.00 USDT interest and 1,000.00 USDT principal.`,
     );
