@@ -1,4 +1,5 @@
 import { dailyInterestMinor, daysDueBy, payoutTimeMs } from '@keel/domain';
+import { startPeriodicPass } from '../../jobs/periodic-pass.ts';
 import type { Deps } from '../../deps.ts';
 import type { Queryable } from '../../persistence/db.ts';
 import { postEntriesTogether } from '../../persistence/ledger-bulk.store.ts';
@@ -246,32 +247,14 @@ export async function announceSettled(deps: Pick<Deps, 'events' | 'logger'>, set
  * failed pass is logged and retried; nothing of it committed. Stops after the pass under way.
  */
 export function startEarnPayouts(deps: Pick<Deps, 'db' | 'now' | 'logger' | 'events'>, intervalMs = EARN_PAYOUT_INTERVAL_MS): { stop: () => Promise<void> } {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  const pass = async () => {
-    try {
+  return startPeriodicPass(
+    async () => {
       const settled = await payDueInterest(deps);
       if (settled.length > 0) {
         deps.logger.info({ subscriptions: settled.length, matured: settled.filter((each) => each.matured).length }, 'earn: interest paid');
         await announceSettled(deps, settled);
       }
-    } catch (error) {
-      deps.logger.error({ err: error }, 'earn: payout pass failed');
-    }
-  };
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = pass().finally(schedule);
-    }, intervalMs);
-  };
-  running = pass().finally(schedule);
-  return {
-    stop: async () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
     },
-  };
+    { intervalMs, logger: deps.logger, failure: 'earn: payout pass failed' },
+  );
 }

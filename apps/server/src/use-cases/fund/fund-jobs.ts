@@ -1,4 +1,5 @@
 import { formatAmount, LedgerError, liquidationPlan, LOAN_ASSET, LOAN_ASSET_SCALE, type Posting, proRataSplit, releaseSchedule } from '@keel/domain';
+import { startPeriodicPass } from '../../jobs/periodic-pass.ts';
 import type { Deps } from '../../deps.ts';
 import type { Queryable } from '../../persistence/db.ts';
 import { ensureUserAccount, postEntry, toMinor } from '../../persistence/ledger.store.ts';
@@ -301,32 +302,14 @@ export async function sweepFund(deps: Pick<Deps, 'db' | 'now' | 'market' | 'conf
 
 /** The fund job of one node: a pass every `intervalMs`; a failed pass is logged and retried, nothing of it committed. */
 export function startFundSweeps(deps: Pick<Deps, 'db' | 'now' | 'market' | 'config' | 'events' | 'logger'>, intervalMs = FUND_SWEEP_INTERVAL_MS): { stop: () => Promise<void> } {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  const pass = async () => {
-    try {
+  return startPeriodicPass(
+    async () => {
       const outcomes = await sweepFund(deps);
       if (outcomes.length > 0) {
         const count = (kind: FundOutcome['kind']) => outcomes.filter((each) => each.kind === kind).length;
         deps.logger.info({ requests: outcomes.length, refunded: count('refunded'), released: count('released'), repaid: count('repaid'), defaulted: count('defaulted') }, 'fund: swept');
       }
-    } catch (error) {
-      deps.logger.error({ err: error }, 'fund: sweep failed');
-    }
-  };
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = pass().finally(schedule);
-    }, intervalMs);
-  };
-  running = pass().finally(schedule);
-  return {
-    stop: async () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
     },
-  };
+    { intervalMs, logger: deps.logger, failure: 'fund: sweep failed' },
+  );
 }

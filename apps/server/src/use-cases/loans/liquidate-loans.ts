@@ -13,6 +13,7 @@ import {
   type Posting,
   ppmAsPercent,
 } from '@keel/domain';
+import { startPeriodicPass } from '../../jobs/periodic-pass.ts';
 import type { Deps } from '../../deps.ts';
 import type { Queryable } from '../../persistence/db.ts';
 import { postEntry, toMinor } from '../../persistence/ledger.store.ts';
@@ -219,29 +220,11 @@ export async function sweepLoans(deps: Pick<Deps, 'db' | 'now' | 'market' | 'con
 
 /** The loan job of one node: a pass every `intervalMs`; a failed pass is logged and retried, nothing of it committed. */
 export function startLoanSweeps(deps: Pick<Deps, 'db' | 'now' | 'market' | 'config' | 'events' | 'logger'>, intervalMs = LOAN_SWEEP_INTERVAL_MS): { stop: () => Promise<void> } {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  const pass = async () => {
-    try {
+  return startPeriodicPass(
+    async () => {
       const outcomes = await sweepLoans(deps);
       if (outcomes.length > 0) deps.logger.info({ loans: outcomes.length, liquidated: outcomes.filter((each) => each.status === 'liquidated').length }, 'loans: swept');
-    } catch (error) {
-      deps.logger.error({ err: error }, 'loans: sweep failed');
-    }
-  };
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = pass().finally(schedule);
-    }, intervalMs);
-  };
-  running = pass().finally(schedule);
-  return {
-    stop: async () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
     },
-  };
+    { intervalMs, logger: deps.logger, failure: 'loans: sweep failed' },
+  );
 }
