@@ -38,6 +38,6 @@ export const fundRoutes: RouteHandler[] = [
 export const fundReviewRoutes: RouteHandler[] = [
   handler(listStaffFundRequestsContract, ({ query, deps }) => listStaffFundRequests(deps, query)),
   handler(decideFundRequestContract, ({ staffSession, params, body, request, deps }) =>
-    decideFundRequest(deps, staffSession, { requestId: BigInt(params.requestId), ...body, requestId_: request.id }),
+    decideFundRequest(deps, staffSession, { requestId: BigInt(params.requestId), ...body, auditRequestId: request.id }),
   ),
 ];

@@ -1,35 +1,17 @@
 import { AppError, type EarnProductChange, type EarnProductProposal } from '@keel/contracts';
-import { AmountError, earnTermsProblem, formatAmount, parseAmount } from '@keel/domain';
+import { earnTermsProblem, formatAmount } from '@keel/domain';
 import type { Deps } from '../../deps.ts';
 import { appendAudit } from '../../persistence/audit.repository.ts';
 import type { Queryable } from '../../persistence/db.ts';
 import { toMinor } from '../../persistence/ledger.store.ts';
 import type { StaffSession } from '../admin/staff-auth.ts';
+import { parsePercentPpm, parseTermsNumber } from '../amount-input.ts';
 import { assetScales } from '../assets/account-balances.ts';
 import { type EarnProductTerms, insertEarnProduct } from './earn-products.ts';
 import { EARN_TREASURY_LABEL } from './earn-support.ts';
 import { type EarnProductRow, PRODUCT_COLUMNS, productView } from './earn-views.ts';
 
 // Earn products in the back-office (issue 17, ADR 0035): proposed by one admin, approved by another.
-
-/** A rate in percent with up to four decimals as parts per million: "0.3" → 3,000. */
-function ppmOf(text: string, field: string): number {
-  try {
-    return Number(parseAmount(text, 4));
-  } catch (error) {
-    if (error instanceof AmountError) throw new AppError('PARAMETER_ERROR', { field, problem: error.problem });
-    throw error;
-  }
-}
-
-function amountOf(text: string, scale: number, field: string): bigint {
-  try {
-    return parseAmount(text, scale);
-  } catch (error) {
-    if (error instanceof AmountError) throw new AppError('PARAMETER_ERROR', { field, problem: error.problem });
-    throw error;
-  }
-}
 
 /** The proposal as terms the domain judges, or the catalogue's "parameter error" naming the rule broken. */
 async function termsOf(db: Queryable, proposal: EarnProductProposal): Promise<EarnProductTerms> {
@@ -41,14 +23,14 @@ async function termsOf(db: Queryable, proposal: EarnProductProposal): Promise<Ea
     name: proposal.name,
     asset: proposal.asset,
     cycleDays: proposal.cycleDays,
-    dailyRatePpm: ppmOf(proposal.dailyRatePercent, 'dailyRatePercent'),
-    penaltyRatePpm: ppmOf(proposal.penaltyRatePercent, 'penaltyRatePercent'),
+    dailyRatePpm: parsePercentPpm(proposal.dailyRatePercent, 'dailyRatePercent'),
+    penaltyRatePpm: parsePercentPpm(proposal.penaltyRatePercent, 'penaltyRatePercent'),
     payoutMinuteUtc: hours * 60 + minutes,
     earlyRedemption: proposal.earlyRedemption,
-    minAmountMinor: amountOf(proposal.minAmount, scale, 'minAmount'),
-    maxAmountMinor: amountOf(proposal.maxAmount, scale, 'maxAmount'),
-    userQuotaMinor: amountOf(proposal.userQuota, scale, 'userQuota'),
-    totalQuotaMinor: amountOf(proposal.totalQuota, scale, 'totalQuota'),
+    minAmountMinor: parseTermsNumber(proposal.minAmount, scale, 'minAmount'),
+    maxAmountMinor: parseTermsNumber(proposal.maxAmount, scale, 'maxAmount'),
+    userQuotaMinor: parseTermsNumber(proposal.userQuota, scale, 'userQuota'),
+    totalQuotaMinor: parseTermsNumber(proposal.totalQuota, scale, 'totalQuota'),
   };
   const problem = earnTermsProblem(terms);
   if (problem) throw new AppError('PARAMETER_ERROR', { field: 'terms', problem });

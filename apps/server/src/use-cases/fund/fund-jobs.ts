@@ -174,29 +174,26 @@ async function settleRequest(deps: Pick<Deps, 'market' | 'config'>, tx: Queryabl
           .filter((posting) => posting.amountMinor > 0n);
   const parts = (totalMinor: bigint) => (totalMinor === 0n ? shares.map(() => 0n) : proRataSplit(totalMinor, shares));
 
-  // The borrower's coin account pays if it can: the entry is refused before anything is written when
-  // it cannot (the ledger's own balance check, under its locks in id order), and the request defaults.
-  // Only what is available pays: a USDT pledge returned in the same entry must not pay for itself.
+  // The borrower's coin account pays if its available part holds the total due (a USDT pledge
+  // returned in the same entry must not pay for itself). Should it have changed since this read, the
+  // ledger refuses the entry under its locks before anything is written, and the request defaults.
   const [available] = await tx.query<{ available_minor: string }>('SELECT available_minor::text AS available_minor FROM ledger_accounts WHERE id = $1', [coin]);
-  try {
-    if (toMinor(available!.available_minor) < totalDueMinor) throw new LedgerError({ kind: 'insufficient_balance', accountId: coin, bucket: 'available', shortMinor: 0n });
-    const entry = await postEntry(tx, {
-      reason: 'fund.repay',
-      referenceType: 'fund_request',
-      referenceId: row.id.toString(),
-      idempotencyKey: `fund.close:${row.id}`,
-      memo: `${row.request_no} repaid at term: ${usdt(totalDueMinor)} USDT to ${investments.length} investments pro rata, collateral returned`,
-      postings: [{ accountId: coin, asset: LOAN_ASSET, bucket: 'available', amountMinor: -totalDueMinor }, ...payout(totalDueMinor), ...pledgeReturnPostings(row)],
-      at,
-    });
-    await closeRequest(tx, row, investments, parts(totalDueMinor), entry.entryId, nowMs, {
-      status: 'repaid',
-      paidOutMinor: totalDueMinor,
-      holdStatus: 'released',
-    });
-    return { requestId: row.id, status: 'repaid', kind: 'repaid', userIds };
-  } catch (error) {
-    if (!(error instanceof LedgerError && error.problem.kind === 'insufficient_balance')) throw error;
+  if (toMinor(available!.available_minor) >= totalDueMinor) {
+    try {
+      const entry = await postEntry(tx, {
+        reason: 'fund.repay',
+        referenceType: 'fund_request',
+        referenceId: row.id.toString(),
+        idempotencyKey: `fund.close:${row.id}`,
+        memo: `${row.request_no} repaid at term: ${usdt(totalDueMinor)} USDT to ${investments.length} investments pro rata, collateral returned`,
+        postings: [{ accountId: coin, asset: LOAN_ASSET, bucket: 'available', amountMinor: -totalDueMinor }, ...payout(totalDueMinor), ...pledgeReturnPostings(row)],
+        at,
+      });
+      await closeRequest(tx, row, investments, parts(totalDueMinor), entry.entryId, nowMs, { status: 'repaid', paidOutMinor: totalDueMinor, holdStatus: 'released' });
+      return { requestId: row.id, status: 'repaid', kind: 'repaid', userIds };
+    } catch (error) {
+      if (!(error instanceof LedgerError && error.problem.kind === 'insufficient_balance')) throw error;
+    }
   }
 
   const price = latestCollateralPrice(deps, row.collateral_asset, nowMs);

@@ -1,6 +1,5 @@
 import { AppError, type FundRequestView } from '@keel/contracts';
 import {
-  AmountError,
   collateralCoverPpm,
   collateralValueMinor,
   creditRatingOf,
@@ -12,7 +11,6 @@ import {
   investmentRatingOf,
   LedgerError,
   LOAN_ASSET_SCALE,
-  parseAmount,
   tierOf,
 } from '@keel/domain';
 import type { Deps } from '../../deps.ts';
@@ -23,7 +21,7 @@ import { ensureUserAccount, postEntry, toMinor } from '../../persistence/ledger.
 import type { UserRow } from '../../persistence/users.repository.ts';
 import { publishToUser } from '../../realtime/publish.ts';
 import type { StaffSession } from '../admin/staff-auth.ts';
-import { parseUserAmount } from '../amount-input.ts';
+import { parsePercentPpm, parseUserAmount } from '../amount-input.ts';
 import { assetScales } from '../assets/account-balances.ts';
 import { borrowerCredit, collateralPriceOrFail } from '../loans/loans-support.ts';
 import { checkPaymentPassword } from '../user/check-payment-password.ts';
@@ -48,16 +46,6 @@ export interface PublishInput {
   requestKey: string;
 }
 
-/** A rate in percent with up to four decimals as parts per million: "0.05" → 500. */
-function ppmOf(text: string, field: string): number {
-  try {
-    return Number(parseAmount(text, 4));
-  } catch (error) {
-    if (error instanceof AmountError) throw new AppError('PARAMETER_ERROR', { field, problem: error.problem });
-    throw error;
-  }
-}
-
 const usdt = (minor: bigint) => formatAmount(minor, LOAN_ASSET_SCALE);
 
 /**
@@ -74,7 +62,7 @@ export async function publishFundRequest(deps: Deps, input: PublishInput, idempo
   const amountMinor = parseUserAmount(input.amount, LOAN_ASSET_SCALE, 'amount');
   const terms = {
     amountMinor,
-    dailyRatePpm: ppmOf(input.dailyRatePercent, 'dailyRatePercent'),
+    dailyRatePpm: parsePercentPpm(input.dailyRatePercent, 'dailyRatePercent'),
     termDays: input.termDays,
     tranches: input.tranches,
     releasePeriodDays: input.releasePeriodDays,
@@ -203,7 +191,7 @@ export async function listStaffFundRequests(deps: Pick<Deps, 'db'>, query: { sta
 export async function decideFundRequest(
   deps: Deps,
   staff: StaffSession,
-  input: { requestId: bigint; decision: 'approve' | 'reject'; reason?: string; requestId_: string },
+  input: { requestId: bigint; decision: 'approve' | 'reject'; reason?: string; auditRequestId: string },
 ) {
   const now = deps.now();
   const nowMs = now.getTime();
@@ -240,7 +228,7 @@ export async function decideFundRequest(
       targetType: 'fund_request',
       targetId: row.id.toString(),
       detail: { requestNo: row.request_no, ...(input.decision === 'reject' ? { reason: input.reason } : {}) },
-      requestId: input.requestId_,
+      requestId: input.auditRequestId,
       at: now,
     });
     const [after] = await tx.query<FundRequestRow>(`SELECT ${REQUEST_COLUMNS} FROM ${REQUEST_FROM} WHERE r.id = $1`, [row.id]);

@@ -10,9 +10,6 @@ import { toMinor } from '../../persistence/ledger.store.ts';
 
 export type LoanProductView = z.infer<typeof loanProductSchema>;
 
-/** The platform account that pays loans out and takes repayments: the treasury's lending account, USDT, never below zero. */
-export const LENDING_TREASURY_LABEL = 'lending';
-
 /** A product as staff propose it: the terms the domain judges, its name, and whether it takes applications. */
 export interface LoanProductTerms extends LoanTerms {
   name: string;

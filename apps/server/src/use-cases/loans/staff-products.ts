@@ -1,15 +1,16 @@
 import { AppError, type LoanProductChange, type LoanProductProposal } from '@keel/contracts';
-import { AmountError, formatAmount, LOAN_ASSET, LOAN_ASSET_SCALE, loanTermsProblem, parseAmount } from '@keel/domain';
+import { formatAmount, LOAN_ASSET_SCALE, loanTermsProblem } from '@keel/domain';
 import type { Deps } from '../../deps.ts';
 import { appendAudit } from '../../persistence/audit.repository.ts';
 import type { Queryable } from '../../persistence/db.ts';
 import { toMinor } from '../../persistence/ledger.store.ts';
 import type { StaffSession } from '../admin/staff-auth.ts';
+import { parsePercentPpm, parseTermsNumber } from '../amount-input.ts';
+import { lenderView } from './loans-support.ts';
 import {
   collateralJson,
   findLoanProductRow,
   insertLoanProduct,
-  LENDING_TREASURY_LABEL,
   LOAN_PRODUCT_COLUMNS,
   type LoanProductRow,
   type LoanProductTerms,
@@ -21,37 +22,18 @@ import {
 // a different admin approves, as earn's (ADR 0035). No staff call sets a credit limit, a score, a
 // price, an amount owed or a liquidation.
 
-/** A rate or ratio in percent with up to four decimals as parts per million: "0.1" → 1,000; "65" → 650,000. */
-function ppmOf(text: string, field: string): number {
-  try {
-    return Number(parseAmount(text, 4));
-  } catch (error) {
-    if (error instanceof AmountError) throw new AppError('PARAMETER_ERROR', { field, problem: error.problem });
-    throw error;
-  }
-}
-
-function amountOf(text: string, field: string): bigint {
-  try {
-    return parseAmount(text, LOAN_ASSET_SCALE);
-  } catch (error) {
-    if (error instanceof AmountError) throw new AppError('PARAMETER_ERROR', { field, problem: error.problem });
-    throw error;
-  }
-}
-
 /** The proposal as terms the domain judges, or the catalogue's "parameter error" naming the rule broken. */
 function termsOf(proposal: LoanProductProposal): LoanProductTerms {
   const terms: LoanProductTerms = {
     name: proposal.name,
     open: proposal.open,
     cycleDays: proposal.cycleDays,
-    dailyRatePpm: ppmOf(proposal.dailyRatePercent, 'dailyRatePercent'),
-    minAmountMinor: amountOf(proposal.minAmount, 'minAmount'),
-    maxAmountMinor: amountOf(proposal.maxAmount, 'maxAmount'),
-    collateral: proposal.collateral.map((each, index) => ({ asset: each.asset, ltvPpm: ppmOf(each.ltvPercent, `collateral.${index}.ltvPercent`) })),
-    marginCallLtvPpm: ppmOf(proposal.marginCallLtvPercent, 'marginCallLtvPercent'),
-    liquidationLtvPpm: ppmOf(proposal.liquidationLtvPercent, 'liquidationLtvPercent'),
+    dailyRatePpm: parsePercentPpm(proposal.dailyRatePercent, 'dailyRatePercent'),
+    minAmountMinor: parseTermsNumber(proposal.minAmount, LOAN_ASSET_SCALE, 'minAmount'),
+    maxAmountMinor: parseTermsNumber(proposal.maxAmount, LOAN_ASSET_SCALE, 'maxAmount'),
+    collateral: proposal.collateral.map((each, index) => ({ asset: each.asset, ltvPpm: parsePercentPpm(each.ltvPercent, `collateral.${index}.ltvPercent`) })),
+    marginCallLtvPpm: parsePercentPpm(proposal.marginCallLtvPercent, 'marginCallLtvPercent'),
+    liquidationLtvPpm: parsePercentPpm(proposal.liquidationLtvPercent, 'liquidationLtvPercent'),
   };
   const problem = loanTermsProblem(terms);
   if (problem) throw new AppError('PARAMETER_ERROR', { field: 'terms', problem });
@@ -226,10 +208,7 @@ export async function listStaffLoanProducts(deps: Pick<Deps, 'db'>, page: { page
        (SELECT coalesce(sum(l.principal_outstanding_minor), 0)::text FROM loans l WHERE l.product_id = loan_products.id AND l.status = 'passed') AS outstanding_minor
      FROM loan_products ORDER BY id`,
   );
-  const [lender] = await deps.db.query<{ id: bigint; balance: string }>(
-    `SELECT id, available_minor::text AS balance FROM ledger_accounts WHERE user_id IS NULL AND kind = 'treasury' AND label = $1 AND asset = $2`,
-    [LENDING_TREASURY_LABEL, LOAN_ASSET],
-  );
+  const lender = await lenderView(deps.db);
   const changes = await deps.db.query<ChangeRow>(`${CHANGE_SELECT} ORDER BY (c.status = 'pending') DESC, c.id DESC LIMIT $1 OFFSET $2`, [
     page.pageSize,
     (page.page - 1) * page.pageSize,
@@ -241,10 +220,7 @@ export async function listStaffLoanProducts(deps: Pick<Deps, 'db'>, page: { page
       outstandingLoans: row.outstanding_loans,
       outstandingPrincipal: formatAmount(toMinor(row.outstanding_minor), LOAN_ASSET_SCALE),
     })),
-    lender: {
-      accountId: lender ? lender.id.toString() : null,
-      balance: formatAmount(lender ? toMinor(lender.balance) : 0n, LOAN_ASSET_SCALE),
-    },
+    lender: { accountId: lender.accountId?.toString() ?? null, balance: formatAmount(lender.balanceMinor, LOAN_ASSET_SCALE) },
     changes: { items: changes.map(changeView), total: count!.total, page: page.page, pageSize: page.pageSize },
   };
 }
