@@ -72,7 +72,8 @@ interface RunningServer {
 function startKeel(dataDir: string): Promise<RunningServer> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', SEED_DEMO: 'true', DATABASE_URL: '' },
+    // Demo data and the simulator: production runs them only as a declared demo (ADR 0041), whose pages show the demo banner.
+    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', SEED_DEMO: 'true', KEEL_DEMO: 'true', DATABASE_URL: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

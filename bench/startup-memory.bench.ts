@@ -53,8 +53,10 @@ function residentMb(pid: number): number {
 
 const keelArgs = serveNodeArgs();
 const keelThroughLoaderArgs = ['--import', 'tsx', 'apps/server/src/main.ts'];
+const uploadKey = randomBytes(32).toString('base64');
 function keelEnv(dataDir: string, databaseUrl = ''): Record<string, string> {
-  return { NODE_ENV: 'production', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', SEED_DEMO: 'false', MARKET_FEED: 'off' };
+  // Production's guards (ADR 0041) satisfied: no feed, no demo data, an upload key.
+  return { NODE_ENV: 'production', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', SEED_DEMO: 'false', MARKET_FEED: 'off', UPLOAD_ENCRYPTION_KEY: uploadKey };
 }
 
 // The peer: plain JavaScript, started by node itself.

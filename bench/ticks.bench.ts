@@ -110,6 +110,8 @@ const keelEnv = {
   REDIS_URL: '',
   LOG_LEVEL: 'warn',
   SEED_DEMO: 'false',
+  // The simulator's made-up prices: production runs them only as a declared demo (ADR 0041).
+  KEEL_DEMO: 'true',
   MARKET_FEED: 'simulator',
   MARKET_TICK_INTERVAL_MS: String(TICK_INTERVAL_MS),
   // The two markets the peer ticks, so both sides send about as many frames.

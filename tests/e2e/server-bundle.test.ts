@@ -20,7 +20,8 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 async function startBundle(): Promise<{ child: ChildProcess; baseUrl: string; output: () => string }> {
   const child = spawn(process.execPath, serveArgs, {
     cwd: root,
-    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'warn', SEED_DEMO: 'true', MARKET_FEED: 'off' },
+    // A declared demo (ADR 0041): production refuses demo data and a generated upload key otherwise.
+    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'warn', SEED_DEMO: 'true', KEEL_DEMO: 'true', UPLOAD_ENCRYPTION_KEY: '', MARKET_FEED: 'off' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

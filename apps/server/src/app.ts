@@ -30,6 +30,9 @@ import { startEarnPayouts } from './use-cases/earn/pay-interest.ts';
 import { loanReviewRoutes, loanRoutes } from './http/routes/loans.routes.ts';
 import { loanProductRoutes } from './http/routes/loan-products.routes.ts';
 import { fundReviewRoutes, fundRoutes } from './http/routes/fund.routes.ts';
+import { correctionRoutes } from './http/routes/corrections.routes.ts';
+import { proofRoutes } from './http/routes/proof.routes.ts';
+import { startLiabilitySnapshots } from './use-cases/proof/liability-snapshots.ts';
 import { startFundSweeps } from './use-cases/fund/fund-jobs.ts';
 import { startLoanSweeps } from './use-cases/loans/liquidate-loans.ts';
 import { startTriggerEngine } from './use-cases/leverage/trigger-engine.ts';
@@ -77,6 +80,8 @@ export const allRoutes: readonly RouteHandler[] = [
   ...loanProductRoutes,
   ...fundRoutes,
   ...fundReviewRoutes,
+  ...correctionRoutes,
+  ...proofRoutes,
 ] as RouteHandler[];
 
 /** A year, never revalidated: for files whose name changes whenever their content does. */
@@ -128,6 +133,8 @@ export interface BuildAppOptions {
   loanSweepIntervalMs?: number;
   /** Run the fund job (refunds at a window's end, tranche releases, settlement at term) every this many ms while the app is open (main.ts: FUND_SWEEP_INTERVAL_MS; tests sweep by hand). */
   fundSweepIntervalMs?: number;
+  /** How often every node looks for a proof-of-liabilities snapshot to take (the daily one, or one an admin asked for). */
+  proofSnapshotIntervalMs?: number;
   logger?: FastifyServerOptions['logger'];
   /**
    * The Redis key prefix of the per-address HTTP limit when REDIS_URL is set (default
@@ -291,6 +298,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (options.fundSweepIntervalMs) {
     const sweeps = startFundSweeps(deps, options.fundSweepIntervalMs);
     app.addHook('onClose', () => sweeps.stop());
+  }
+  if (options.proofSnapshotIntervalMs) {
+    const snapshots = startLiabilitySnapshots(deps, options.proofSnapshotIntervalMs);
+    app.addHook('onClose', () => snapshots.stop());
   }
   if (options.leverageEngineIntervalMs) {
     const engine = startTriggerEngine(deps, options.leverageEngineIntervalMs);

@@ -18,6 +18,7 @@ import { announceExpiry } from './use-cases/p2p/order-steps.ts';
 import { EARN_PAYOUT_INTERVAL_MS } from './use-cases/earn/pay-interest.ts';
 import { LOAN_SWEEP_INTERVAL_MS } from './use-cases/loans/liquidate-loans.ts';
 import { FUND_SWEEP_INTERVAL_MS } from './use-cases/fund/fund-jobs.ts';
+import { PROOF_SNAPSHOT_INTERVAL_MS } from './use-cases/proof/liability-snapshots.ts';
 
 let config: Config;
 try {
@@ -42,9 +43,10 @@ const market = new MarketService({
   takeOverLeaseOnStart: db.kind === 'pglite',
 });
 const { storage, keyWasGenerated } = await storageFromConfig(config);
-// A demo deployment gets deposit keys nobody holds for networks the operator configured none for.
+// A demo deployment gets deposit keys nobody holds for networks the operator configured none for
+// (in production only one that declares itself a demo, KEEL_DEMO; ADR 0041).
 const demoDepositKeys =
-  config.SEED_DEMO && config.NODE_ENV !== 'production'
+  config.SEED_DEMO && (config.NODE_ENV !== 'production' || config.KEEL_DEMO)
     ? loadOrCreateDemoDepositKeys(config.DATA_DIR, networksWithoutDepositSource(config))
     : {};
 // One bus for the app and the job runner, so events of jobs (an order expiring) reach users too.
@@ -62,6 +64,7 @@ const app = await buildApp({
   earnPayoutIntervalMs: EARN_PAYOUT_INTERVAL_MS,
   loanSweepIntervalMs: LOAN_SWEEP_INTERVAL_MS,
   fundSweepIntervalMs: FUND_SWEEP_INTERVAL_MS,
+  proofSnapshotIntervalMs: PROOF_SNAPSHOT_INTERVAL_MS,
 });
 if (keyWasGenerated) {
   app.log.warn(`generated an upload encryption key in ${config.DATA_DIR}; set UPLOAD_ENCRYPTION_KEY on any shared or production deployment`);
@@ -72,7 +75,15 @@ if (config.SEED_DEMO) {
   const seeded = await seedDemoData(db, new Date(), config.STAFF_ONE_TIME_PASSWORD_TTL_HOURS);
   // Printed once, on the run that created them; only their hashes are stored. The staff password
   // is a one-time password: the first login sets an own password and enrols an authenticator.
-  if (seeded.staff) {
+  // Production never prints a staff password to its log (ADR 0041): only a declared demo seeds
+  // there (KEEL_DEMO; the configuration refuses anything else), and its operator asks for the
+  // password on their own terminal.
+  if (seeded.staff && config.NODE_ENV === 'production') {
+    console.log(
+      `\nFirst staff account created: ${seeded.staff.username}; its password is not printed in production.` +
+        `\n  A one-time password on your terminal: npm run staff:reset -- ${seeded.staff.username}`,
+    );
+  } else if (seeded.staff) {
     console.log(
       `\nFirst staff account (shown once): ${seeded.staff.username} / ${seeded.staff.password}` +
         `\n  a one-time password, valid until ${seeded.staff.expiresAt.toISOString()}: at first login set your own password and enrol an authenticator app` +
@@ -103,6 +114,7 @@ console.log(`Keel is running on ${db.kind === 'pglite' ? `embedded PGlite (${con
   back-office   http://${shown}:${port}/admin
   API reference http://${shown}:${port}/docs  (OpenAPI: /openapi.json)
   health        http://${shown}:${port}/healthz`);
+if (config.KEEL_DEMO) console.log('  a demo deployment (KEEL_DEMO=true): every page says "Demo: not real money"');
 
 let stopping = false;
 async function shutdown(signal: string) {

@@ -1,6 +1,7 @@
 import type { MessageKey } from '@keel/locales';
 import { Link, Navigate, useRouteError } from 'react-router';
 import { useI18n } from '../shared/i18n.tsx';
+import { SiteDemoBanner } from './SiteDemoBanner.tsx';
 import { useStaff } from './staff.ts';
 import { firstAllowedView } from './views.ts';
 
@@ -35,15 +36,19 @@ export function RouteError() {
   const { t } = useI18n();
   const error = useRouteError();
   console.error(error);
+  // It replaces the shell: the demo banner stays (ADR 0041).
   return (
-    <main className="login">
-      <section className="card" role="alert" data-testid="route-error">
-        <h1>{t('admin.routeError.title')}</h1>
-        <p className="muted">{t('admin.routeError.text')}</p>
-        <button type="button" onClick={() => window.location.reload()}>
-          {t('admin.routeError.reload')}
-        </button>
-      </section>
-    </main>
+    <>
+      <SiteDemoBanner />
+      <main className="login">
+        <section className="card" role="alert" data-testid="route-error">
+          <h1>{t('admin.routeError.title')}</h1>
+          <p className="muted">{t('admin.routeError.text')}</p>
+          <button type="button" onClick={() => window.location.reload()}>
+            {t('admin.routeError.reload')}
+          </button>
+        </section>
+      </main>
+    </>
   );
 }

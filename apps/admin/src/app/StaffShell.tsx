@@ -7,6 +7,7 @@ import { useI18n } from '../shared/i18n.tsx';
 import { LanguageSelect } from '../shared/LanguageSelect.tsx';
 import { endStaffSession, useContractMutation, useContractQuery } from '../shared/queries.ts';
 import { NoView } from './RouteViews.tsx';
+import { SiteDemoBanner } from './SiteDemoBanner.tsx';
 import { StaffContext, useStaff } from './staff.ts';
 import { type ViewName, viewAllowed, views } from './views.ts';
 
@@ -17,9 +18,19 @@ const FirstLoginPage = lazy(() => import('../features/auth/FirstLoginPage.tsx').
  * The root of every /admin URL. Without a staff session the login form stands in for the view, at
  * the same URL, so a shared link (and the page a lost session left) opens after logging in; a
  * member with a first-login step left sees only that step (ADR 0020); anyone else the navigation
- * of the views their roles open and the view the URL names.
+ * of the views their roles open and the view the URL names. On a demo deployment every one of
+ * them has the demo banner above it (ADR 0041).
  */
 export function StaffShell() {
+  return (
+    <>
+      <SiteDemoBanner />
+      <StaffPage />
+    </>
+  );
+}
+
+function StaffPage() {
   const { t } = useI18n();
   const token = useStaffToken();
   const me = useContractQuery(staffMeContract, undefined, { enabled: token !== null });

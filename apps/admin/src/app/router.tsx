@@ -49,6 +49,7 @@ export const routes: RouteObject[] = [
         param: 'withdrawalId',
         component: 'WithdrawalDetailRoute',
       }),
+      viewRoute('corrections', () => import('../features/corrections/CorrectionsPage.tsx'), 'CorrectionsPage'),
       viewRoute('appeals', () => import('../features/appeals/AppealsPage.tsx'), 'AppealsPage', { param: 'orderId', component: 'AppealDetailRoute' }),
       viewRoute('options', () => import('../features/options/OptionsPage.tsx'), 'OptionsPage'),
       viewRoute('leveragePositions', () => import('../features/leverage/LeveragePositionsPage.tsx'), 'LeveragePositionsPage', {

@@ -47,6 +47,11 @@ describe('the views a member is offered', () => {
     for (const role of ['admin', 'finance', 'support', 'content', 'merchant'] as const) expect(viewAllowed('fundRequests', [role])).toBe(false);
   });
 
+  it('opens the staff corrections to admin and finance (the contract’s correctionRoles)', () => {
+    for (const role of ['admin', 'finance'] as const) expect(viewAllowed('corrections', [role])).toBe(true);
+    for (const role of ['support', 'compliance', 'content', 'merchant'] as const) expect(viewAllowed('corrections', [role])).toBe(false);
+  });
+
   it('sends /admin to the first view in the navigation the roles open', () => {
     expect(firstAllowedView(['admin']).path).toBe('users');
     expect(firstAllowedView(['finance']).path).toBe('users');

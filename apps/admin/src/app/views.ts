@@ -3,6 +3,7 @@ import {
   getLeverageInsuranceFundContract,
   getOptionsHouseContract,
   listAuditContract,
+  listCorrectionsContract,
   listStaffEarnProductsContract,
   listStaffFundRequestsContract,
   listStaffLoanProductsContract,
@@ -34,6 +35,9 @@ export const views = [
   // The finance area (roles admin and finance).
   { name: 'deposits', path: 'deposits', label: 'admin.finance.nav.deposits', reads: [listStaffDepositsContract] },
   { name: 'withdrawals', path: 'withdrawals', label: 'admin.finance.nav.withdrawals', reads: [listStaffWithdrawalsContract] },
+  // Staff corrections (ADR 0039): a balance changed only by one member's proposal that a different
+  // member approves (an admin above the published amount); the user reads the reason.
+  { name: 'corrections', path: 'corrections', label: 'admin.corrections.nav', reads: [listCorrectionsContract] },
   // P2P appeals (roles admin and support): the frozen escrow of an appealed order.
   { name: 'appeals', path: 'appeals', label: 'admin.appeals.nav', reads: [listP2pAppealsContract] },
   // Contracts, read only: the house's result (admin, finance) or every user's orders (admin, finance, support).

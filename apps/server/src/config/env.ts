@@ -115,8 +115,17 @@ const envSchema = z.object({
     .string()
     .refine((text) => Buffer.from(text, 'base64').length === 32, 'must be 32 bytes in base64')
     .optional(),
-  /** Create demo users and the first staff account on an empty database. */
+  /**
+   * Create demo users and the first staff account on an empty database. Refused in production unless
+   * KEEL_DEMO is true: the first admin of a real deployment comes from `npm run staff:first`.
+   */
   SEED_DEMO: booleanText.default(true),
+  /**
+   * This deployment is a demo (no real money): every page of both apps says so in a banner, and in
+   * production it may run the simulator, seed demo data and keep its upload key in DATA_DIR
+   * (ADR 0041). Public: `GET /home/index/site`.
+   */
+  KEEL_DEMO: booleanText.default(false),
   /** Set behind a reverse proxy so client addresses (rate limits, logs) come from X-Forwarded-For. */
   TRUST_PROXY: booleanText.default(false),
   JOB_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
@@ -208,6 +217,17 @@ const envSchema = z.object({
   // in the wallet overview: beyond these a second, different staff member has to agree.
   /** Loan applications of more than this many USDT need two different compliance staff to approve (issue 18, published on /person/Loan). */
   LOAN_TWO_PERSON_ABOVE_USDT: z.coerce.number().int().min(0).max(1_000_000_000).default(10_000),
+  /**
+   * Every staff correction needs a maker and a different checker; one worth more than this many
+   * USDT (or of unknown worth) needs an admin as the checker (issue 22, ADR 0039; published with
+   * the two-person rule).
+   */
+  /** When the daily proof-of-liabilities snapshot is taken, HH:MM in UTC (issue 22, ADR 0040); admins can also ask for one. */
+  PROOF_SNAPSHOT_TIME_UTC: z
+    .string()
+    .regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, 'must be HH:MM, 00:00 to 23:59')
+    .default('00:00'),
+  CORRECTION_ADMIN_CHECKER_ABOVE_USDT: z.coerce.number().int().min(0).max(1_000_000_000).default(1_000),
   /** P2P appeals whose escrow is worth more than this many USDT are resolved by two support members. */
   P2P_APPEAL_TWO_PERSON_ABOVE_USDT: z.coerce.number().int().min(0).max(1_000_000_000).default(1_000),
   /** What one staff member may decide alone within the window, in USDT (deposits, withdrawals, appeals together). */
@@ -297,6 +317,32 @@ function marketConfigProblem(config: Config): string | undefined {
   return `MARKET_SYMBOLS: the simulator has no market ${unknown.join(', ')} (it has ${known})`;
 }
 
+/**
+ * What production refuses (ADR 0041): settings that are right for a try-out on one machine and wrong
+ * with real money — made-up prices, demo users and a first staff password in the log, the upload
+ * key in the data folder beside the uploads it protects. A demo deployment says so (KEEL_DEMO=true)
+ * and may keep them. One line per problem, each saying what to set.
+ */
+function productionProblems(config: Config): string[] {
+  if (config.NODE_ENV !== 'production' || config.KEEL_DEMO) return [];
+  const orDemo = 'or KEEL_DEMO=true for a demo deployment';
+  const problems: string[] = [];
+  if (config.MARKET_FEED === 'simulator') {
+    problems.push(`MARKET_FEED: the simulator (the default) makes up prices, refused in production; set MARKET_FEED=ccxt or MARKET_FEED=off, ${orDemo}`);
+  }
+  if (config.SEED_DEMO) {
+    problems.push(
+      `SEED_DEMO: demo data (the default) would create demo users and print the first staff password to the log, refused in production; set SEED_DEMO=false and create the first admin with npm run staff:first -- <username>, ${orDemo}`,
+    );
+  }
+  if (!config.UPLOAD_ENCRYPTION_KEY) {
+    problems.push(
+      `UPLOAD_ENCRYPTION_KEY: not set, so the key would be generated in DATA_DIR next to the uploads it encrypts, refused in production; set UPLOAD_ENCRYPTION_KEY to 32 random bytes in base64 (openssl rand -base64 32), ${orDemo}`,
+    );
+  }
+  return problems;
+}
+
 /** Parses an environment; throws ConfigError whose message has one line per bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   // An empty variable means "not set", as in most .env tooling.
@@ -306,8 +352,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const lines = parsed.error.issues.map((issue) => `invalid configuration: ${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(lines.join('\n'));
   }
-  const marketProblem = marketConfigProblem(parsed.data);
-  if (marketProblem) throw new ConfigError(`invalid configuration: ${marketProblem}`);
+  const problems = [marketConfigProblem(parsed.data), ...productionProblems(parsed.data)].filter((problem) => problem !== undefined);
+  if (problems.length > 0) throw new ConfigError(problems.map((problem) => `invalid configuration: ${problem}`).join('\n'));
   try {
     // Fees and minimums are checked against their asset's decimals here, so a bad one stops start-up.
     walletSettingsFrom(parsed.data);

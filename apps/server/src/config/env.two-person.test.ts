@@ -21,6 +21,7 @@ describe('two-person rule configuration', () => {
       staffAloneLimitUsdt: '10000.000000',
       userAloneLimitUsdt: '10000.000000',
       windowHours: 24,
+      correctionAdminAboveUsdt: '1000.000000',
     });
   });
 

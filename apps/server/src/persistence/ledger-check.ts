@@ -1,3 +1,4 @@
+import { readProofNode } from '@keel/domain';
 import type { Queryable } from './db.ts';
 
 export interface LedgerCheckResult {
@@ -16,7 +17,8 @@ const SAMPLE = 20;
  * match their holds, and the platform accounts only they post to match their records; earn
  * subscriptions match their holds and payouts, and the earn treasury its entries and promises;
  * loans match their holds and repayments, borrowers their committed credit, and the lending treasury its entries;
- * funding requests and investments match their holds, investments and payouts, and the fund escrow its fills and releases.
+ * funding requests and investments match their holds, investments and payouts, and the fund escrow its fills and releases;
+ * staff corrections match their entries; proof-of-liabilities snapshots match the ledger's totals and their roots.
  */
 export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
   const problems: string[] = [];
@@ -90,7 +92,9 @@ export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
     `WITH sums AS (
        SELECT coalesce(-sum(pnl_minor) FILTER (WHERE kind IN ('close', 'take_profit', 'stop_loss', 'liquidation')), 0)
                 - coalesce(sum(margin_change_minor) FILTER (WHERE kind IN ('funding', 'interest')), 0) AS house,
-              coalesce(sum(insurance_minor), 0) AS insurance,
+              -- the insurance fund also holds what approved staff corrections put in or took out (ADR 0039)
+              coalesce(sum(insurance_minor), 0)
+                + (SELECT coalesce(sum(amount_minor), 0) FROM staff_corrections WHERE status = 'approved' AND house_account = 'insurance_fund') AS insurance,
               coalesce(sum(fee_minor), 0) AS fees
          FROM leverage_position_events)
      SELECT a.kind, a.available_minor::text AS balance,
@@ -144,7 +148,7 @@ export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
        FROM ledger_accounts a JOIN postings p ON p.account_id = a.id JOIN journal_entries e ON e.id = p.entry_id
       WHERE a.user_id IS NULL AND a.kind = 'treasury' AND a.label = 'earn'
       GROUP BY a.asset, e.reason
-     HAVING e.reason NOT IN ('earn.fund', 'earn.interest', 'earn.redeem')
+     HAVING e.reason NOT IN ('earn.fund', 'earn.interest', 'earn.redeem', 'staff.correction')
          OR (e.reason = 'earn.interest' AND -sum(p.amount_minor) <> (SELECT coalesce(sum(x.interest_minor), 0) FROM earn_payouts x
               JOIN earn_subscriptions s ON s.id = x.subscription_id WHERE s.asset = a.asset))
          OR (e.reason = 'earn.redeem' AND sum(p.amount_minor) <> (SELECT coalesce(sum(s.penalty_minor), 0) FROM earn_subscriptions s
@@ -203,10 +207,30 @@ export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
        FROM ledger_accounts a JOIN postings p ON p.account_id = a.id JOIN journal_entries e ON e.id = p.entry_id
       WHERE a.user_id IS NULL AND a.kind = 'treasury' AND a.label = 'lending'
       GROUP BY e.reason
-     HAVING e.reason NOT IN ('loan.fund', 'loan.disburse', 'loan.repay', 'loan.liquidate')
+     HAVING e.reason NOT IN ('loan.fund', 'loan.disburse', 'loan.repay', 'loan.liquidate', 'staff.correction')
          OR (e.reason = 'loan.disburse' AND -sum(p.amount_minor) <> (SELECT coalesce(sum(amount_minor), 0) FROM loans WHERE disburse_entry_id IS NOT NULL))
          OR (e.reason IN ('loan.repay', 'loan.liquidate') AND sum(p.amount_minor) <> (SELECT coalesce(sum(r.amount_minor), 0) FROM loan_repayments r
               WHERE r.source = CASE WHEN e.reason = 'loan.repay' THEN 'borrower' ELSE 'collateral' END))`,
+  );
+  // Staff corrections (issue 22, ADR 0039): every `staff.correction` entry is the one entry of an
+  // approved correction, moving exactly its amount into (or out of) its target account, and every
+  // approved correction has its entry.
+  await check(
+    'staff correction entries that differ from the approved corrections',
+    `SELECT c.id, c.status, e.id AS entry_id, t.moved::text AS moved, c.amount_minor::text AS amount
+       FROM staff_corrections c
+       FULL JOIN (SELECT id FROM journal_entries WHERE reason = 'staff.correction') e ON e.id = c.entry_id
+       LEFT JOIN LATERAL (
+         SELECT sum(p.amount_minor) AS moved FROM postings p JOIN ledger_accounts a ON a.id = p.account_id
+          WHERE p.entry_id = e.id
+            AND ((c.target = 'user' AND a.user_id = c.user_id AND a.kind = c.account_kind)
+              OR (c.house_account = 'earn_treasury' AND a.user_id IS NULL AND a.kind = 'treasury' AND a.label = 'earn')
+              OR (c.house_account = 'lending_treasury' AND a.user_id IS NULL AND a.kind = 'treasury' AND a.label = 'lending')
+              OR (c.house_account = 'insurance_fund' AND a.user_id IS NULL AND a.kind = 'insurance_fund' AND a.label = ''))
+       ) t ON true
+      WHERE (c.id IS NULL)
+         OR (c.status = 'approved' AND (e.id IS NULL OR t.moved IS DISTINCT FROM c.amount_minor))
+         OR (c.status <> 'approved' AND c.entry_id IS NOT NULL)`,
   );
   // The fund section (issue 18, ADR 0037): a request's pledge is its open hold until it ends; an
   // investment is held until the fill (then its hold was posted by the fill's entry) or the refund;
@@ -248,6 +272,24 @@ export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
          OR (e.reason = 'fund.fill' AND sum(p.amount_minor) <> (SELECT coalesce(sum(amount_minor), 0) FROM fund_requests WHERE fill_entry_id IS NOT NULL))
          OR (e.reason = 'fund.release' AND -sum(p.amount_minor) <> (SELECT coalesce(sum(released_minor), 0) FROM fund_requests))`,
   );
+  // Proof of liabilities (issue 22, ADR 0040): every published snapshot's totals are the users'
+  // balances summed by SQL in the snapshot's own transaction, the sums its stored root carries, and
+  // it has a leaf row for every leaf it counts.
+  const snapshots = await db.query<{ id: bigint; totals: unknown; ledger_totals: unknown; asset_count: number; leaf_count: number; leaves: number; root: Uint8Array }>(
+    `SELECT s.id, s.totals_minor AS totals, s.ledger_totals_minor AS ledger_totals, jsonb_array_length(s.assets) AS asset_count, s.leaf_count,
+            (SELECT count(*) FROM liability_snapshot_leaves x WHERE x.snapshot_id = s.id)::int AS leaves, l.nodes AS root
+       FROM liability_snapshots s
+       JOIN liability_snapshot_levels l ON l.snapshot_id = s.id AND l.level = (SELECT max(level) FROM liability_snapshot_levels m WHERE m.snapshot_id = s.id)
+      WHERE s.status = 'published' ORDER BY s.id`,
+  );
+  const amounts = (value: unknown): string[] => (typeof value === 'string' ? (JSON.parse(value) as string[]) : (value as string[]));
+  const wrongSnapshots = snapshots
+    .filter((snapshot) => {
+      const rootSums = readProofNode(Uint8Array.from(snapshot.root), Number(snapshot.asset_count)).sumsMinor.map(String);
+      return amounts(snapshot.totals).join() !== amounts(snapshot.ledger_totals).join() || rootSums.join() !== amounts(snapshot.totals).join() || snapshot.leaves !== snapshot.leaf_count;
+    })
+    .map((snapshot) => snapshot.id.toString());
+  if (wrongSnapshots.length > 0) problems.push(`liability snapshots whose totals differ from the ledger's or from their root: ${JSON.stringify(wrongSnapshots.slice(0, SAMPLE))}`);
   const [counts] = await db.query<{ accounts: number; entries: number; postings: number; open_holds: number }>(
     `SELECT (SELECT count(*) FROM ledger_accounts)::int AS accounts, (SELECT count(*) FROM journal_entries)::int AS entries,
             (SELECT count(*) FROM postings)::int AS postings, (SELECT count(*) FROM ledger_holds WHERE status = 'open')::int AS open_holds`,

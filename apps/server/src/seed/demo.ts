@@ -1,9 +1,10 @@
 import { DEFAULT_STAFF_ONE_TIME_PASSWORD_TTL_HOURS } from '@keel/contracts';
-import { oneTimePasswordExpiresAtMs, transferPostings } from '@keel/domain';
+import { transferPostings } from '@keel/domain';
 import type { Db } from '../persistence/db.ts';
 import { ensurePlatformAccount, ensureUserAccount, postEntry } from '../persistence/ledger.store.ts';
 import { appendAudit } from '../persistence/audit.repository.ts';
 import { hashPassword } from '../security/passwords.ts';
+import { issueOneTimePassword } from '../use-cases/admin/manage-staff.ts';
 import { fundEarnTreasury, insertEarnProduct } from '../use-cases/earn/earn-products.ts';
 import { insertLoanProduct } from '../use-cases/loans/loan-products.ts';
 import { fundLendingTreasury } from '../use-cases/loans/loans-support.ts';
@@ -77,10 +78,8 @@ export async function seedDemoData(
   now: Date,
   staffOneTimePasswordTtlHours = DEFAULT_STAFF_ONE_TIME_PASSWORD_TTL_HOURS,
 ): Promise<SeedResult> {
-  const staffPasswordExpiresAt = new Date(oneTimePasswordExpiresAtMs(now.getTime(), staffOneTimePasswordTtlHours));
-  const staffPassword = newInitialPassword();
   const demoPassword = newInitialPassword();
-  const [staffHash, demoHash] = await Promise.all([hashPassword(staffPassword), hashPassword(demoPassword)]);
+  const [staffPassword, demoHash] = await Promise.all([issueOneTimePassword(staffOneTimePasswordTtlHours, now), hashPassword(demoPassword)]);
   return db.transaction(async (tx) => {
     await tx.query('LOCK TABLE staff IN EXCLUSIVE MODE');
     const existing = await tx.query('SELECT 1 FROM staff LIMIT 1');
@@ -88,7 +87,7 @@ export async function seedDemoData(
     const [staff] = await tx.query<{ id: bigint }>(
       `INSERT INTO staff (username, password_hash, roles, password_one_time, password_expires_at, created_at, updated_at)
        VALUES ('admin', $1, ARRAY['admin']::text[], true, $2, $3, $3) RETURNING id`,
-      [staffHash, staffPasswordExpiresAt, now],
+      [staffPassword.passwordHash, staffPassword.expiresAt, now],
     );
     await appendAudit(tx, { staffId: null, action: 'seed.staff.created', targetType: 'staff', targetId: staff!.id.toString(), at: now });
     const [user] = await tx.query<{ id: bigint }>(
@@ -96,7 +95,7 @@ export async function seedDemoData(
        VALUES ('demo01', $1, $2, true, $3) ON CONFLICT DO NOTHING RETURNING id`,
       [demoHash, newInviteCode(), now],
     );
-    const staffAccount = { username: 'admin', password: staffPassword, expiresAt: staffPasswordExpiresAt };
+    const staffAccount = { username: 'admin', password: staffPassword.oneTimePassword, expiresAt: staffPassword.expiresAt };
     if (!user) return { staff: staffAccount };
     // Demo balances are ordinary journal entries from the treasury, labelled as demo money.
     for (const [asset, amountMinor] of DEMO_BALANCES) {

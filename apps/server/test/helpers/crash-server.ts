@@ -10,7 +10,7 @@ import { testConfig } from './test-app.ts';
 import { testDbKind } from './test-db.ts';
 
 // What the crash tests share (a job process killed by SIGKILL, then the real server started on the
-// same database): a database of the test's own — a PGlite data folder or a fresh PostgreSQL schema —
+// same database), and the start-up tests of production mode (ADR 0041): a database of the test's own — a PGlite data folder or a fresh PostgreSQL schema —
 // the environment a server or a job process gets for it, and processes whose output is kept.
 
 export const ROOT = resolve(import.meta.dirname, '../../../..');
@@ -22,10 +22,10 @@ export const whenExited = (child: ChildProcess) => new Promise<void>((done) => (
 export interface CrashWorld {
   /** Opens the test's database (PGlite has one owner at a time: close it before a process opens it). */
   openDb(): Promise<Db>;
-  /** The environment of a server or job process on the test's database. */
+  /** The environment of a server or job process on the test's database: production mode, every guard satisfied. */
   env(extra?: Record<string, string>): Record<string, string>;
-  /** Starts `script` (a TypeScript file under the repository) with tsx; its output is collected. */
-  spawnScript(script: string, extra?: Record<string, string>): { child: ChildProcess; output: string[] };
+  /** Starts `script` (a TypeScript file under the repository) with tsx and `args`; its output is collected. */
+  spawnScript(script: string, extra?: Record<string, string>, args?: readonly string[]): { child: ChildProcess; output: string[] };
   /**
    * Starts the real server and waits until it listens (`baseUrl`), or until its output contains
    * `readyLine` (a job's line can come before the listening one).
@@ -68,8 +68,8 @@ export function crashWorld(name: string): CrashWorld {
     };
   };
 
-  const spawnScript = (script: string, extra: Record<string, string> = {}) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, env: env(extra), stdio: ['ignore', 'pipe', 'pipe'] });
+  const spawnScript = (script: string, extra: Record<string, string> = {}, args: readonly string[] = []) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, env: env(extra), stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
     const output: string[] = [];
     child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));

@@ -4,7 +4,7 @@ import { loadErrorMessages } from '@keel/locales/load/error';
 import { loadTabWebMessages, loadWebMessages } from '@keel/locales/load/web';
 import { startEarlyReads } from '../shared/api/early-reads.ts';
 import { TOKEN_KEY } from '../shared/api/session-keys.ts';
-import { firstScreen, pages } from './pages.ts';
+import { everyScreenReads, firstScreen, pages } from './pages.ts';
 
 /**
  * Starts, from the app's first script, the downloads the first screen waits for: its texts in the
@@ -25,11 +25,12 @@ export function startFirstScreenDownloads(pathname: string, locale: LocaleCode):
 }
 
 /**
- * Starts, with a session, the API reads the first screen asks for first (`FirstScreen.reads`), so
- * their answers are there when its queries ask (shared/api/early-reads.ts) instead of one round trip
- * after the screen has rendered.
+ * Starts the API reads the first screen asks for first — every screen's (`everyScreenReads`), and
+ * with a session the screen's own (`FirstScreen.reads`) — so their answers are there when its
+ * queries ask (shared/api/early-reads.ts) instead of one round trip after the screen has rendered.
  */
 export function startFirstScreenReads(pathname: string): void {
   const token = localStorage.getItem(TOKEN_KEY);
+  startEarlyReads(everyScreenReads, token);
   if (token !== null) startEarlyReads(firstScreen(pathname, true).reads, token);
 }

@@ -6,11 +6,12 @@ import {
   listOptionOrdersContract,
   listTickersContract,
   meContract,
+  siteContract,
   unreadContract,
 } from '@keel/contracts';
 import { describe, expect, it } from 'vitest';
 import { historyInput, openOrdersInput } from '../features/options/option-inputs.ts';
-import { firstScreen, pages } from './pages.ts';
+import { everyScreenReads, firstScreen, pages } from './pages.ts';
 
 /** The address the app's API client asks for a contract and input (what an early read must equal). */
 async function clientAddress(contract: Contract, input?: object): Promise<string> {
@@ -77,5 +78,9 @@ describe('firstScreen: the chunks a first visit starts downloading before React 
     ];
     expect(firstScreen('/trade', true).reads).toEqual(trade);
     expect(firstScreen('/trade_ETHUSDT', true).reads).toEqual(trade);
+  });
+
+  it('starts every screen’s read of the deployment (the demo banner) at the address its query asks for', async () => {
+    expect(everyScreenReads).toEqual([await clientAddress(siteContract)]);
   });
 });

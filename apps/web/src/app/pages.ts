@@ -67,6 +67,13 @@ const tabReads: Partial<Record<PageName, readonly string[]>> = {
   ],
 };
 
+/**
+ * The reads every screen asks for, on every visit, with or without a session: the deployment's
+ * facts behind the demo banner (SiteDemoBanner, ADR 0041). Started by the first script, so a demo's
+ * banner arrives with the first screen instead of pushing it down a moment later.
+ */
+export const everyScreenReads: readonly string[] = ['/home/index/site'];
+
 export interface FirstScreen {
   /** The chunks of the screen the address opens (none when it is not one of the screens above). */
   chunks: PageName[];

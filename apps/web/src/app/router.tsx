@@ -13,6 +13,7 @@ import { walletRoutes } from './wallet-routes.tsx';
 import { RequireAuth } from './guards.tsx';
 import { PageLoading, PageMain } from './PageMain.tsx';
 import { RootLayout } from './RootLayout.tsx';
+import { SiteDemoBanner } from './SiteDemoBanner.tsx';
 import { isTradeIdPath } from './trade-path.ts';
 
 /** The loan pages (issue 18): one chunk for the five. */
@@ -73,10 +74,14 @@ export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
     HydrateFallback: PageLoading,
+    // A page that failed replaces the root layout: it keeps the demo banner (ADR 0041).
     errorElement: (
-      <PageMain>
-        <ErrorPage />
-      </PageMain>
+      <>
+        <SiteDemoBanner />
+        <PageMain>
+          <ErrorPage />
+        </PageMain>
+      </>
     ),
     children: [
       // Public: reachable without a token.

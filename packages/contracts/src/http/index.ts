@@ -24,6 +24,13 @@ import {
   startStaffTotpContract,
 } from './admin/staff.contracts.ts';
 import { getTwoPersonRuleContract } from './admin/two-person.contracts.ts';
+import { decideCorrectionContract, listCorrectionsContract, proposeCorrectionContract } from './admin/corrections.contracts.ts';
+import {
+  getLiabilitySnapshotContract,
+  getMyInclusionProofContract,
+  listLiabilitySnapshotsContract,
+  requestLiabilitySnapshotContract,
+} from './proof/proof.contracts.ts';
 import { listAccountsContract, listRecordsContract, transferBetweenAccountsContract } from './assets/assets.contracts.ts';
 import { getWatchlistContract, listCandlesContract, listTickersContract, setWatchlistContract } from './market/market.contracts.ts';
 import { createSwapQuoteContract, executeSwapContract } from './swap/swap.contracts.ts';
@@ -38,7 +45,7 @@ import {
   uploadImageContract,
   verificationStatusContract,
 } from './verification/verification.contracts.ts';
-import { serviceUrlContract } from './index/index.contracts.ts';
+import { serviceUrlContract, siteContract } from './index/index.contracts.ts';
 import {
   addBankCardContract,
   addWithdrawalAddressContract,
@@ -182,9 +189,12 @@ export * from './user/user.addresses.ts';
 export * from './user/security.contracts.ts';
 export * from './verification/verification.contracts.ts';
 export * from './index/index.contracts.ts';
+export * from './index/index.addresses.ts';
 export * from './admin/admin.contracts.ts';
 export * from './admin/staff.contracts.ts';
 export * from './admin/two-person.contracts.ts';
+export * from './admin/corrections.contracts.ts';
+export * from './proof/proof.contracts.ts';
 export * from './assets/assets.contracts.ts';
 export * from './assets/assets.addresses.ts';
 export * from './market/market.contracts.ts';
@@ -238,6 +248,7 @@ export const allContracts = [
   getStaffUploadContract,
   decideVerificationContract,
   serviceUrlContract,
+  siteContract,
   staffLoginContract,
   staffLogoutContract,
   staffMeContract,
@@ -367,4 +378,11 @@ export const allContracts = [
   getFundInvestmentContract,
   listStaffFundRequestsContract,
   decideFundRequestContract,
+  listCorrectionsContract,
+  proposeCorrectionContract,
+  decideCorrectionContract,
+  listLiabilitySnapshotsContract,
+  getLiabilitySnapshotContract,
+  getMyInclusionProofContract,
+  requestLiabilitySnapshotContract,
 ] as const;

@@ -53,6 +53,8 @@ export const validationMessages = {
   marketSymbol: 'a symbol like BTC/USDT',
   noDuplicateSymbols: 'no duplicate symbols',
   timeOfDay: 'a time of day as HH:MM, 00:00 to 23:59',
+  signedAmount: 'a decimal amount other than zero; negative takes money back',
+  correctionTarget: 'a user correction names a user and an account; a house correction names a house account',
 } as const;
 
 export type CustomValidationRule = keyof typeof validationMessages;

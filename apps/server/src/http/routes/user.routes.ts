@@ -1,4 +1,12 @@
-import { listMessagesContract, markMessagesReadContract, meContract, serviceUrlContract, setLanguageContract, unreadContract } from '@keel/contracts';
+import {
+  listMessagesContract,
+  markMessagesReadContract,
+  meContract,
+  serviceUrlContract,
+  setLanguageContract,
+  siteContract,
+  unreadContract,
+} from '@keel/contracts';
 import { handler } from '../route.ts';
 import { toPublicUser } from '../../persistence/users.repository.ts';
 import { listSystemMessages, markSystemMessagesRead } from '../../use-cases/user/system-messages.ts';
@@ -12,6 +20,8 @@ export const userRoutes = [
   ),
   // Public (no token): the floating button opens it from the login page too.
   handler(serviceUrlContract, async ({ deps }) => deps.config.SERVICE_URL),
+  // Public too: every page of both apps, the login pages included, says whether this is a demo (ADR 0041).
+  handler(siteContract, async ({ deps }) => ({ demo: deps.config.KEEL_DEMO })),
   handler(listMessagesContract, ({ session, query, deps }) => listSystemMessages(deps, session.user.id, query)),
   handler(markMessagesReadContract, ({ session, body, deps }) => markSystemMessagesRead(deps, session.user.id, BigInt(body.upToId))),
 ];

@@ -39,20 +39,24 @@ export async function listStaff(deps: Deps, query: { page: number; pageSize: num
   return { items: items.map(toStaffAccount), total };
 }
 
-/** A new one-time password, its hash and when it expires (the published lifetime from now). */
-async function issueOneTimePassword(deps: Deps, now: Date) {
+/**
+ * A new one-time password, its hash and when it expires (`ttlHours`, the published lifetime, from
+ * now): what every way of giving a member a password shares — an admin's create and reset, the
+ * command line's reset and first admin, the demo seed.
+ */
+export async function issueOneTimePassword(ttlHours: number, now: Date) {
   const oneTimePassword = newInitialPassword();
   return {
     oneTimePassword,
     passwordHash: await hashPassword(oneTimePassword),
-    expiresAt: new Date(oneTimePasswordExpiresAtMs(now.getTime(), deps.config.STAFF_ONE_TIME_PASSWORD_TTL_HOURS)),
+    expiresAt: new Date(oneTimePasswordExpiresAtMs(now.getTime(), ttlHours)),
   };
 }
 
 /** Creates a staff account with roles and a one-time password, answered once (only its hash is kept). */
 export async function createStaffAccount(deps: Deps, actor: StaffSession, input: { username: string; roles: StaffRole[] } & AuditContext) {
   const now = deps.now();
-  const issued = await issueOneTimePassword(deps, now);
+  const issued = await issueOneTimePassword(deps.config.STAFF_ONE_TIME_PASSWORD_TTL_HOURS, now);
   const roles = normaliseRoles(input.roles, staffRoles);
   return deps.db.transaction(async (tx) => {
     // Either unique index (the name as typed, or case-insensitively) makes it "taken".
@@ -161,7 +165,7 @@ export async function setStaffActive(deps: Deps, actor: StaffSession, input: { s
  * replaced (they set a password and enrol again), and their sessions end.
  */
 export async function resetStaffPassword(deps: Deps, actor: StaffSession, input: { staffId: bigint } & AuditContext) {
-  const issued = await issueOneTimePassword(deps, deps.now());
+  const issued = await issueOneTimePassword(deps.config.STAFF_ONE_TIME_PASSWORD_TTL_HOURS, deps.now());
   return changeStaffAccount(
     deps,
     actor,
@@ -232,9 +236,7 @@ export async function endStaffSession(deps: Deps, actor: StaffSession, input: { 
  * admin can then fix. Audited as an action of the system (no staff member).
  */
 export async function resetStaffFromCommandLine(db: Db, input: { username: string; ttlHours: number; now: Date }) {
-  const oneTimePassword = newInitialPassword();
-  const passwordHash = await hashPassword(oneTimePassword);
-  const expiresAt = new Date(oneTimePasswordExpiresAtMs(input.now.getTime(), input.ttlHours));
+  const { oneTimePassword, passwordHash, expiresAt } = await issueOneTimePassword(input.ttlHours, input.now);
   return db.transaction(async (tx) => {
     const [target] = await tx.query<StaffRow>('SELECT * FROM staff WHERE username = $1 FOR UPDATE', [input.username]);
     if (!target) return undefined;
@@ -254,5 +256,36 @@ export async function resetStaffFromCommandLine(db: Db, input: { username: strin
       at: input.now,
     });
     return { username: target.username, roles: target.roles, oneTimePassword, expiresAt };
+  });
+}
+
+/**
+ * The first admin of a deployment without demo data (`npm run staff:first -- <username>`, ADR 0041):
+ * an admin account with a one-time password, created only while no staff account exists at all —
+ * afterwards admins create members in the back-office, and `staff:reset` is the way back in. The
+ * password goes to the operator's terminal once, never to the server's log. Audited as an action of
+ * the system, as the demo seed's first admin is. Undefined when staff exist already.
+ */
+export async function createFirstStaffFromCommandLine(db: Db, input: { username: string; ttlHours: number; now: Date }) {
+  const issued = await issueOneTimePassword(input.ttlHours, input.now);
+  return db.transaction(async (tx) => {
+    // The seed's lock: two first admins started at once cannot both see an empty table.
+    await tx.query('LOCK TABLE staff IN EXCLUSIVE MODE');
+    const existing = await tx.query('SELECT 1 FROM staff LIMIT 1');
+    if (existing.length > 0) return undefined;
+    const [created] = await tx.query<{ id: bigint }>(
+      `INSERT INTO staff (username, password_hash, roles, password_one_time, password_expires_at, created_at, updated_at)
+       VALUES ($1, $2, ARRAY['admin']::text[], true, $3, $4, $4) RETURNING id`,
+      [input.username, issued.passwordHash, issued.expiresAt, input.now],
+    );
+    await appendAudit(tx, {
+      staffId: null,
+      action: 'staff.first.created',
+      targetType: 'staff',
+      targetId: created!.id.toString(),
+      detail: { username: input.username, roles: ['admin'], by: 'command line', oneTimePasswordExpiresAt: issued.expiresAt.toISOString() },
+      at: input.now,
+    });
+    return { username: input.username, oneTimePassword: issued.oneTimePassword, expiresAt: issued.expiresAt };
   });
 }

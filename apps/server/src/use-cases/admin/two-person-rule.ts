@@ -38,6 +38,7 @@ export function publishedTwoPersonRule(config: Config) {
     staffAloneLimitUsdt: usdtText(usdtMinor(config.TWO_PERSON_STAFF_ALONE_USDT)),
     userAloneLimitUsdt: usdtText(usdtMinor(config.TWO_PERSON_USER_ALONE_USDT)),
     windowHours: config.TWO_PERSON_WINDOW_HOURS,
+    correctionAdminAboveUsdt: usdtText(usdtMinor(config.CORRECTION_ADMIN_CHECKER_ABOVE_USDT)),
   };
 }
 

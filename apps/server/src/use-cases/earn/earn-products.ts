@@ -49,7 +49,7 @@ export async function insertEarnProduct(tx: Queryable, terms: EarnProductTerms, 
 /**
  * Moves money from the platform treasury into the earn treasury (an `earn.fund` entry): what the
  * earn treasury holds is what new subscriptions may be promised. Used by the demo seed and tests;
- * on a real deployment this is a staff correction with maker and checker.
+ * a real deployment funds it by a house correction with maker and checker (`earn_treasury`, ADR 0039).
  */
 export async function fundEarnTreasury(tx: Queryable, asset: string, amountMinor: bigint, at: Date, memo = 'Earn treasury funded from the platform treasury'): Promise<void> {
   const treasury = await ensurePlatformAccount(tx, 'treasury', asset, { allowNegative: true });

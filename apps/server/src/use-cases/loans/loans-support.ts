@@ -128,8 +128,8 @@ export function loanNumber(id: bigint, atMs: number): string {
 
 /**
  * Moves platform money into the lending treasury (one `loan.fund` entry from the platform treasury).
- * Used by the demo seed and tests; in production the lending account is funded by a staff
- * correction with maker and checker (issue 22), never by a user's call.
+ * Used by the demo seed and tests; a real deployment funds the lending account by a house
+ * correction with maker and checker (`lending_treasury`, ADR 0039), never by a user's call.
  */
 export async function fundLendingTreasury(tx: Queryable, amountMinor: bigint, at: Date, memo = 'Lending treasury funded from the platform treasury'): Promise<void> {
   const treasury = await ensurePlatformAccount(tx, 'treasury', LOAN_ASSET, { allowNegative: true });

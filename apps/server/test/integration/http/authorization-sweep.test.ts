@@ -52,6 +52,7 @@ const objectKinds = [
   'loanChange',
   'fundRequest',
   'fundInvestment',
+  'correction',
   'quote',
   'message',
   'staff',
@@ -284,6 +285,16 @@ const CASES: Record<string, SweepCase> = {
   'POST /home/admin/loan-products/changes/:changeId/decision': {
     attempts: (a) => [{ url: `/home/admin/loan-products/changes/${a.loanChange}/decision`, body: { approve: false } }],
   },
+  // Staff corrections (issue 22, ADR 0039): one user's corrections, a proposal for Alice, the decision on one.
+  'GET /home/admin/corrections': { attempts: (a) => [{ url: `/home/admin/corrections?status=pending&userId=${a.user}` }] },
+  'POST /home/admin/corrections': {
+    attempts: (a) => [
+      { url: '/home/admin/corrections', body: { target: 'user', userId: a.user, account: 'coin', asset: 'USDT', amount: '1', reason: 'sweep attempt of a correction' } },
+    ],
+  },
+  'POST /home/admin/corrections/:correctionId/decision': {
+    attempts: (a) => [{ url: `/home/admin/corrections/${a.correction}/decision`, body: { approve: false } }],
+  },
 };
 
 /**
@@ -297,6 +308,9 @@ const REVIEWED_NOT_OWNED: Record<string, string> = {
   'GET /home/loans/agreement': 'productId names a loan product, a public offer; the agreement is computed for the numbers given and stored nowhere (loans tests)',
   'POST /home/admin/loan-products/changes':
     'productId names a loan product, which no user or staff member owns: an admin proposes a change to it, applied only on a second admin’s approval (loan-products tests)',
+  'GET /home/proof/snapshots/:snapshotId': 'snapshotId names a published proof-of-liabilities snapshot, public to everyone (liability-snapshots tests)',
+  'GET /home/proof/snapshots/:snapshotId/mine':
+    'snapshotId names a public snapshot; the answer is always the caller’s own leaf and salt, never another user’s (liability-snapshots tests)',
   'POST /home/p2p/orders':
     'adId names a sell ad, a public offer in the ad list: placing an order on another user’s ad is what the route is for (the seller cannot buy from their own ad: p2p-orders tests)',
 };
@@ -530,6 +544,12 @@ beforeAll(async () => {
     call(t.app, 'POST', `/home/fund/requests/${bobsRequest.id}/investments`, alice.token, { amount: '50', paymentPassword: '135790' }),
     'fund investment of Alice',
   );
+  const correction = await ok(
+    call(t.app, 'POST', '/home/admin/corrections', staffTokens.get('finance')!, {
+      target: 'user', userId: alice.userId, account: 'coin', asset: 'USDT', amount: '5', reason: 'Sweep: a correction waiting for its checker',
+    }, null),
+    'correction for Alice',
+  );
   const quote = await ok(call(t.app, 'POST', '/home/assets/swap/quote', alice.token, { fromAsset: 'USDT', toAsset: 'BTC', amount: '10' }), 'swap quote');
   const sessions = await ok(call(t.app, 'GET', '/home/user/sessions', alice.token), 'sessions');
   const messages = await ok(call(t.app, 'GET', '/home/user/messages', alice.token), 'messages');
@@ -565,6 +585,7 @@ beforeAll(async () => {
     loanChange: loanChange.id,
     fundRequest: fundRequest.id,
     fundInvestment: fundInvestment.id,
+    correction: correction.id,
     quote: quote.quoteId,
     message: unreadMessage.id,
     staff: sallyAccount.id,

@@ -210,6 +210,8 @@ const overrides: Record<string, Partial<Record<'body' | 'query' | 'params', Reco
   'auth.login': { body: { account: 'fuzzlogin01' } },
   'admin.login': { body: { username: 'fuzzlogin01', password: 'staffpass1' } },
   'assets.transfer': { body: { toAccount: 'fiat' } },
+  // A house correction: its body names a house account and no user (the user variant needs a user id that exists).
+  'admin.corrections.propose': { body: { target: 'house', houseAccount: 'earn_treasury', amount: '1', reason: 'Fuzz: funding the earn treasury' } },
   'assets.swap.quote': { body: { fromAsset: 'USDT', toAsset: 'BTC' } },
   'p2p.chatSend': { body: { text: 'hello' } },
   'wallet.deposit': { body: { channel: 'USDT-TRC20' } },

@@ -135,6 +135,7 @@ async function everything() {
     loans: await rows('SELECT id::text, status, repaid_minor::text FROM loans ORDER BY id'),
     fundRequests: await rows('SELECT id::text, status, raised_minor::text FROM fund_requests ORDER BY id'),
     fundInvestments: await rows('SELECT id::text, status FROM fund_investments ORDER BY id'),
+    corrections: await rows('SELECT id::text, status FROM staff_corrections ORDER BY id'),
     swaps: await rows('SELECT id::text, executed_entry_id::text FROM swap_quotes ORDER BY id'),
     ads: await rows('SELECT id::text, status, remaining_minor::text, price_fiat_minor::text FROM p2p_ads ORDER BY id'),
     orders: await rows('SELECT id::text, status FROM p2p_orders ORDER BY id'),
@@ -426,6 +427,25 @@ const scenarios: Record<string, () => Promise<Scenario>> = {
     return {
       send: (key) => invest(t.app, backer, made.data.id, '100', key),
       effect: () => count('SELECT count(*)::int AS n FROM fund_investments WHERE user_id = $1', backer.userId),
+    };
+  },
+
+  // Staff corrections (issue 22, ADR 0039): the checker's approval posts the entry; its answer is lost.
+  'admin.corrections.decide': async () => {
+    const user = await walletUser(t.app, t.db, name('crashcorr'));
+    const maker = await createStaff(t.app, t.db, name('crashmaker'), ['finance']);
+    const proposed = await call(
+      t.app,
+      'POST',
+      '/home/admin/corrections',
+      maker,
+      { target: 'user', userId: user.userId, account: 'coin', asset: 'USDT', amount: '40', reason: 'Crash test: a deposit credited short' },
+      null,
+    );
+    if (proposed.code !== 200) throw new Error(`correction: ${proposed.msg}`);
+    return {
+      send: (key) => call(t.app, 'POST', `/home/admin/corrections/${proposed.data.id}/decision`, finance, { approve: true }, key),
+      effect: () => t.db.query('SELECT status, entry_id::text FROM staff_corrections WHERE id = $1', [proposed.data.id]),
     };
   },
 

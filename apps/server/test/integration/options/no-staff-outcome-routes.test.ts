@@ -56,6 +56,13 @@ const REVIEWED_STAFF_WRITES = [
   // The fund section (issue 18, ADR 0037): compliance puts a request into the pool or rejects it
   // (the pledge returns). Ratings, limits, releases and settlements are computed and run by the job.
   'POST /home/admin/fund/requests/:requestId/decision',
+  // Staff corrections (issue 22, ADR 0039): the one way staff change a balance — a signed amount for
+  // one account with a reason the user reads, posted as a journal entry only when a different member
+  // approves (an admin above the published value). No price, tick, result or outcome is an input.
+  'POST /home/admin/corrections',
+  'POST /home/admin/corrections/:correctionId/decision',
+  // Proof of liabilities (issue 22, ADR 0040): an admin asks for a snapshot now; it reads balances, writes none.
+  'POST /home/admin/proof/snapshots',
 ];
 
 /**

@@ -86,6 +86,8 @@ beforeAll(async () => {
     // Funding requests name their borrower by public name; investments hold no contact.
     requestId: ['1'],
     investmentId: ['1'],
+    // Proof-of-liabilities snapshots hold user ids (a proof is the caller's own), never a contact.
+    snapshotId: ['1'],
   });
 });
 afterAll(() => t?.close());

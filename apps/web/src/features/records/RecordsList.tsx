@@ -40,6 +40,13 @@ function RecordItem({ record }: { record: LedgerRecord }) {
           </li>
         ))}
       </ul>
+      {/* A staff correction carries the reason its maker wrote (ADR 0039): the user reads why their balance changed. */}
+      {record.reason === 'staff.correction' && record.memo && (
+        <div className="record-correction" data-testid="record-correction">
+          <p className="record-correction-line">{t('web.records.correctionReason', { reason: record.memo })}</p>
+          <p className="record-correction-line muted">{t('web.records.correctionNote')}</p>
+        </div>
+      )}
       <p className="record-ref muted">
         <span>{t('web.records.entry', { id: record.entryId })}</span>
         {referenceLabel && record.referenceId && <span>{t(referenceLabel, { id: record.referenceId })}</span>}

@@ -59,6 +59,8 @@ export const reasonKeys = {
   'fund.default': 'web.fund.reason.default',
   'fund.refund': 'web.fund.reason.refund',
   'fund.reject': 'web.fund.reason.reject',
+  // A balance changed by staff: proposed by one member, approved by another (issue 22, ADR 0039).
+  'staff.correction': 'web.records.reason.staffCorrection',
 } as const satisfies Record<string, MessageKey>;
 
 export type KnownReason = keyof typeof reasonKeys;
@@ -82,4 +84,5 @@ export const referenceKeys: Record<string, MessageKey> = {
   loan: 'web.records.ref.loan',
   fund_request: 'web.fund.ref.request',
   fund_investment: 'web.fund.ref.investment',
+  staff_correction: 'web.records.ref.staffCorrection',
 };

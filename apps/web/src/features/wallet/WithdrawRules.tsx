@@ -83,6 +83,9 @@ export function WithdrawRules({ overview, now }: { overview: WalletOverview; now
         <Fact label={t('web.withdraw.rules.twoPersonUser', { hours: rules.twoPersonReview.windowHours })} testId="rules-two-person-user">
           <Amount value={rules.twoPersonReview.userAloneLimitUsdt} unit="USDT" />
         </Fact>
+        <Fact label={t('web.withdraw.rules.correctionAdmin')} testId="rules-correction-admin">
+          <Amount value={rules.twoPersonReview.correctionAdminAboveUsdt} unit="USDT" />
+        </Fact>
       </dl>
       <p className="field-hint" data-testid="rules-two-person-note">
         {t('web.withdraw.rules.twoPersonNote', { appeal: rules.twoPersonReview.appealAboveUsdt })}

@@ -53,6 +53,16 @@ describe('early reads: the first screen’s GETs started by the first script, ta
     expect(network).toHaveBeenCalledTimes(2);
   });
 
+  it('sends a public read without a session as the client does, and gives it only to a client without one', async () => {
+    startEarlyReads(['/home/index/site'], null);
+    expect(network.mock.calls[0]).toEqual(['/home/index/site', { headers: { accept: 'application/json' } }]);
+    await fetchWithEarlyReads('/home/index/site', { method: 'GET', headers: { accept: 'application/json' } });
+    expect(network).toHaveBeenCalledTimes(1);
+    startEarlyReads(['/home/index/site'], null);
+    await fetchWithEarlyReads('/home/index/site', asClient('token-a'));
+    expect(network).toHaveBeenCalledTimes(3);
+  });
+
   it('reports a failed early read where it is taken, as the client reports any network failure', async () => {
     network.mockRejectedValueOnce(new TypeError('offline'));
     startEarlyReads(['/home/assets/accounts'], 'token-a');

@@ -6,7 +6,8 @@
 export const EARLY_READ_TTL_MS = 10_000;
 
 interface EarlyRead {
-  authorization: string;
+  /** The session's header, or null for a read without one (a public read on a visit without a session). */
+  authorization: string | null;
   startedAtMs: number;
   response: Promise<Response>;
 }
@@ -14,13 +15,14 @@ interface EarlyRead {
 const earlyReads = new Map<string, EarlyRead>();
 
 /**
- * Starts GETs of the first screen's reads with the device's session, exactly as the API client
- * would send them (same address, same headers), and keeps each answer for that client to take.
+ * Starts GETs of the first screen's reads with the device's session (or none: `token` null, for a
+ * public read), exactly as the API client would send them (same address, same headers), and keeps
+ * each answer for that client to take.
  */
-export function startEarlyReads(urls: readonly string[], token: string): void {
-  const authorization = `Bearer ${token}`;
+export function startEarlyReads(urls: readonly string[], token: string | null): void {
+  const authorization = token === null ? null : `Bearer ${token}`;
   for (const url of urls) {
-    const response = fetch(url, { headers: { accept: 'application/json', authorization } });
+    const response = fetch(url, { headers: authorization === null ? { accept: 'application/json' } : { accept: 'application/json', authorization } });
     // A failed read shows where it is taken: the client reports it as it reports any network failure.
     response.catch(() => {});
     earlyReads.set(url, { authorization, startedAtMs: Date.now(), response });

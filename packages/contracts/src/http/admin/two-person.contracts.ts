@@ -19,6 +19,8 @@ export const twoPersonRuleSchema = z.object({
   userAloneLimitUsdt: z.string(),
   /** The window of both sums (rolling). */
   windowHours: z.number().int(),
+  /** Every staff correction of a balance needs a maker and a different checker; one worth more than this needs an admin as the checker. */
+  correctionAdminAboveUsdt: z.string(),
 });
 
 /**

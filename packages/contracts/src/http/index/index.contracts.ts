@@ -11,3 +11,16 @@ export const serviceUrlContract = defineContract({
   data: z.string(),
   errors: [],
 });
+
+export const siteContract = defineContract({
+  id: 'index.site',
+  method: 'GET',
+  path: '/home/index/site',
+  summary:
+    'What every page of the user app and the back-office shows about this deployment (from configuration): whether it is a demo (KEEL_DEMO), when each page says "Demo: not real money" (ADR 0041). Public: the login pages show it too.',
+  caller: 'public',
+  data: z.object({
+    demo: z.boolean().describe('true on a deployment that declared itself a demo: its balances, prices and users are not real money'),
+  }),
+  errors: [],
+});
