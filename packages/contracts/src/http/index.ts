@@ -31,6 +31,7 @@ import {
   listLiabilitySnapshotsContract,
   requestLiabilitySnapshotContract,
 } from './proof/proof.contracts.ts';
+import { getTransparencyContract } from './transparency/transparency.contracts.ts';
 import { listAccountsContract, listRecordsContract, transferBetweenAccountsContract } from './assets/assets.contracts.ts';
 import { getWatchlistContract, listCandlesContract, listTickersContract, setWatchlistContract } from './market/market.contracts.ts';
 import { createSwapQuoteContract, executeSwapContract } from './swap/swap.contracts.ts';
@@ -195,6 +196,7 @@ export * from './admin/staff.contracts.ts';
 export * from './admin/two-person.contracts.ts';
 export * from './admin/corrections.contracts.ts';
 export * from './proof/proof.contracts.ts';
+export * from './transparency/transparency.contracts.ts';
 export * from './assets/assets.contracts.ts';
 export * from './assets/assets.addresses.ts';
 export * from './market/market.contracts.ts';
@@ -385,4 +387,5 @@ export const allContracts = [
   getLiabilitySnapshotContract,
   getMyInclusionProofContract,
   requestLiabilitySnapshotContract,
+  getTransparencyContract,
 ] as const;

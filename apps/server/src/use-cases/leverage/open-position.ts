@@ -51,15 +51,8 @@ async function disclosureAcceptedAt(db: Queryable, userId: bigint): Promise<Date
   return row?.accepted_at ?? null;
 }
 
-/** What the trade screens need before an order: products and brackets, markets and marks, the published rules, the user's state. */
-export async function leverageOverview(deps: Deps, userId: bigint): Promise<LeverageOverview> {
-  const [account] = await deps.db.query<{ available_minor: string; frozen_minor: string }>(
-    `SELECT available_minor::text AS available_minor, frozen_minor::text AS frozen_minor FROM ledger_accounts
-     WHERE user_id = $1 AND kind = 'leveraged' AND asset = $2`,
-    [userId, MARGIN_ASSET],
-  );
-  const acceptedAt = await disclosureAcceptedAt(deps.db, userId);
-  const tier = (await verificationStatesOf(deps.db, userId)).tier;
+/** The published products, brackets and rules: the numbers the order check, the engine and the settlement use. */
+export function publishedLeverageTerms(deps: Pick<Deps, 'config'>): Pick<LeverageOverview, 'asset' | 'products' | 'symbols' | 'rules'> {
   const symbols = [...deps.config.MARKET_SYMBOLS];
   return {
     asset: 'USDT',
@@ -85,7 +78,22 @@ export async function leverageOverview(deps: Deps, userId: bigint): Promise<Leve
       exposureLimit: formatMarginUsdt(exposureLimitMinor(deps)),
       openTickMaxAgeMs: deps.config.LEVERAGE_OPEN_TICK_MAX_AGE_MS,
     },
-    marks: await markPricesOf(deps.db, symbols),
+  };
+}
+
+/** What the trade screens need before an order: products and brackets, markets and marks, the published rules, the user's state. */
+export async function leverageOverview(deps: Deps, userId: bigint): Promise<LeverageOverview> {
+  const [account] = await deps.db.query<{ available_minor: string; frozen_minor: string }>(
+    `SELECT available_minor::text AS available_minor, frozen_minor::text AS frozen_minor FROM ledger_accounts
+     WHERE user_id = $1 AND kind = 'leveraged' AND asset = $2`,
+    [userId, MARGIN_ASSET],
+  );
+  const acceptedAt = await disclosureAcceptedAt(deps.db, userId);
+  const tier = (await verificationStatesOf(deps.db, userId)).tier;
+  const terms = publishedLeverageTerms(deps);
+  return {
+    ...terms,
+    marks: await markPricesOf(deps.db, terms.symbols),
     disclosure: { version: LEVERAGE_RISK_DISCLOSURE_VERSION, acceptedAt: acceptedAt?.toISOString() ?? null },
     identityVerified: tier > 0,
     balance: {

@@ -249,6 +249,16 @@ export function creditView(credit: BorrowerCredit): LoansOverview['credit'] {
   };
 }
 
+/** The published credit policy: the numbers `borrowerCredit` and the review use. */
+export function publishedCreditPolicy(config: Deps['config']): LoansOverview['policy'] {
+  return {
+    tierCapsUsdt: { none: LOAN_TIER_CAP_USDT[0].toString(), identity: LOAN_TIER_CAP_USDT[1].toString(), advanced: LOAN_TIER_CAP_USDT[2].toString() },
+    score: { ...CREDIT_SCORE_RULE },
+    bands: CREDIT_SCORE_BANDS.map((band) => ({ minScore: band.minScore, capMultiplierPercent: ppmAsPercent(band.capMultiplierPpm) })),
+    twoPersonAboveUsdt: config.LOAN_TWO_PERSON_ABOVE_USDT.toString(),
+  };
+}
+
 export async function loansOverview(deps: Pick<Deps, 'db' | 'market' | 'config' | 'now'>, userId: bigint): Promise<LoansOverview> {
   const nowMs = deps.now().getTime();
   const products = await readLoanProducts(deps.db);
@@ -264,12 +274,7 @@ export async function loansOverview(deps: Pick<Deps, 'db' | 'market' | 'config' 
   return {
     products,
     credit: creditView(credit),
-    policy: {
-      tierCapsUsdt: { none: LOAN_TIER_CAP_USDT[0].toString(), identity: LOAN_TIER_CAP_USDT[1].toString(), advanced: LOAN_TIER_CAP_USDT[2].toString() },
-      score: { ...CREDIT_SCORE_RULE },
-      bands: CREDIT_SCORE_BANDS.map((band) => ({ minScore: band.minScore, capMultiplierPercent: ppmAsPercent(band.capMultiplierPpm) })),
-      twoPersonAboveUsdt: deps.config.LOAN_TWO_PERSON_ABOVE_USDT.toString(),
-    },
+    policy: publishedCreditPolicy(deps.config),
     prices: assets.map((asset) => latestCollateralPrice(deps, asset, nowMs)?.view ?? unpricedView(asset)),
     balances: balances.map((row) => ({ asset: row.asset, available: formatAmount(toMinor(row.available), scales.get(row.asset) ?? 0) })),
     lender: { accountId: lender.accountId?.toString() ?? null, balance: usdt(lender.balanceMinor) },

@@ -28,6 +28,23 @@ async function disclosureAcceptedAt(db: Queryable, userId: bigint): Promise<Date
   return row?.accepted_at ?? null;
 }
 
+/** The published contract products, markets and settlement rule: what the order check and the settler use. */
+export function publishedOptionsTerms(config: Deps['config']): Pick<OptionsOverview, 'asset' | 'products' | 'symbols' | 'rule'> {
+  return {
+    asset: 'USDT',
+    products: config.OPTIONS_PRODUCTS.map((product) => ({
+      cycleSeconds: product.cycleSeconds,
+      yieldPercent: yieldPercentOf(product.yieldBps),
+      yieldBps: product.yieldBps,
+      minStake: formatUsdt(product.minStakeMinor),
+      maxStake: formatUsdt(product.maxStakeMinor),
+      enabled: product.enabled,
+    })),
+    symbols: [...config.MARKET_SYMBOLS],
+    rule: { closeTickMaxDelayMs: config.OPTIONS_CLOSE_TICK_MAX_DELAY_MS, openTickMaxAgeMs: config.OPTIONS_OPEN_TICK_MAX_AGE_MS },
+  };
+}
+
 /** What the trade screen needs before an order: products, markets, the rule's numbers, the user's state. */
 export async function optionsOverview(deps: Deps, userId: bigint): Promise<OptionsOverview> {
   const [account] = await deps.db.query<{ available_minor: string; frozen_minor: string }>(
@@ -38,17 +55,7 @@ export async function optionsOverview(deps: Deps, userId: bigint): Promise<Optio
   const acceptedAt = await disclosureAcceptedAt(deps.db, userId);
   const tier = (await verificationStatesOf(deps.db, userId)).tier;
   return {
-    asset: 'USDT',
-    products: deps.config.OPTIONS_PRODUCTS.map((product) => ({
-      cycleSeconds: product.cycleSeconds,
-      yieldPercent: yieldPercentOf(product.yieldBps),
-      yieldBps: product.yieldBps,
-      minStake: formatUsdt(product.minStakeMinor),
-      maxStake: formatUsdt(product.maxStakeMinor),
-      enabled: product.enabled,
-    })),
-    symbols: [...deps.config.MARKET_SYMBOLS],
-    rule: { closeTickMaxDelayMs: deps.config.OPTIONS_CLOSE_TICK_MAX_DELAY_MS, openTickMaxAgeMs: deps.config.OPTIONS_OPEN_TICK_MAX_AGE_MS },
+    ...publishedOptionsTerms(deps.config),
     disclosure: { version: OPTIONS_RISK_DISCLOSURE_VERSION, acceptedAt: acceptedAt?.toISOString() ?? null },
     identityVerified: tier > 0,
     balance: {

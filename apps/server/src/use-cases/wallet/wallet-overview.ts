@@ -14,12 +14,11 @@ import { verificationStatesOf } from '../verification/submit-verification.ts';
 import { withdrawalsToday } from './create-withdrawal.ts';
 
 /**
- * The wallet's published rules and channels, and where the user stands against them today: the
- * same settings and the same counting the withdrawal use case enforces.
+ * The wallet's channels and published withdrawal rules: the same settings the withdrawal use case
+ * enforces. Shown with the user's standing in the wallet, and on the public transparency page.
  */
-export async function walletOverview(deps: Deps, user: UserRow) {
+export function publishedWalletRules(deps: Pick<Deps, 'wallet' | 'config'>) {
   const { wallet } = deps;
-  const now = deps.now().getTime();
   const channels = [...wallet.channels.values()].map((channel) => ({
     id: channel.id,
     asset: channel.asset,
@@ -32,11 +31,6 @@ export async function walletOverview(deps: Deps, user: UserRow) {
     withdrawMin: formatAmount(channel.withdrawMinMinor, channel.scale),
     depositMax: formatAmount(channel.depositMaxMinor, channel.scale),
   }));
-  const { tier } = await verificationStatesOf(deps.db, user.id);
-  const today = await withdrawalsToday(deps.db, user.id, now);
-  const limitMinor = tierDailyLimitUsdtMinor(tier);
-  const remainingMinor = limitMinor > today.usedUsdtMinor ? limitMinor - today.usedUsdtMinor : 0n;
-  const lockedUntilMs = withdrawalsLockedUntilMs(user.login_password_changed_at?.getTime() ?? null, now);
   return {
     channels,
     rules: {
@@ -53,6 +47,24 @@ export async function walletOverview(deps: Deps, user: UserRow) {
       twoPersonReviewAboveUsdt: formatAmount(wallet.twoPersonAboveUsdtMinor, USDT_SCALE),
       twoPersonReview: publishedTwoPersonRule(deps.config),
     },
+  };
+}
+
+/**
+ * The wallet's published rules and channels, and where the user stands against them today: the
+ * same settings and the same counting the withdrawal use case enforces.
+ */
+export async function walletOverview(deps: Deps, user: UserRow) {
+  const now = deps.now().getTime();
+  const { channels, rules } = publishedWalletRules(deps);
+  const { tier } = await verificationStatesOf(deps.db, user.id);
+  const today = await withdrawalsToday(deps.db, user.id, now);
+  const limitMinor = tierDailyLimitUsdtMinor(tier);
+  const remainingMinor = limitMinor > today.usedUsdtMinor ? limitMinor - today.usedUsdtMinor : 0n;
+  const lockedUntilMs = withdrawalsLockedUntilMs(user.login_password_changed_at?.getTime() ?? null, now);
+  return {
+    channels,
+    rules,
     standing: {
       tier,
       dailyLimitUsdt: formatAmount(limitMinor, USDT_SCALE),

@@ -17,7 +17,10 @@ import { fundOptions } from './options-helpers.ts';
 const CYCLE_SECONDS = 5;
 const ORDERS_PER_USER = 6;
 const SERVER_ENV = {
+  // Prices from the simulator: the crash server runs with NODE_ENV=production, where only a
+  // deployment that declares itself a demo may use it (ADR 0041).
   MARKET_FEED: 'simulator',
+  KEEL_DEMO: 'true',
   LOG_LEVEL: 'warn',
   OPTIONS_PRODUCTS: `${CYCLE_SECONDS}/80/1/1000`,
   // The restart (and, on PostgreSQL, the feed lease running out) may take longer than the
