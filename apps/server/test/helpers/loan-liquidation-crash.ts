@@ -5,44 +5,25 @@
 // written, before it commits. No shutdown code runs; what was in flight is lost.
 import { loadConfig } from '../../src/config/env.ts';
 import type { LatestTick } from '../../src/market/market-prices.ts';
-import type { Db, Queryable } from '../../src/persistence/db.ts';
 import { readTailStart } from '../../src/persistence/market-ticks.store.ts';
 import { openConfiguredDb } from '../../src/persistence/open-db.ts';
 import { liquidateDueLoans } from '../../src/use-cases/loans/liquidate-loans.ts';
+import { dieNow, dyingDb } from './dying-db.ts';
 
 const config = loadConfig();
 const db = await openConfiguredDb(config);
 const { latest } = await readTailStart(db, ['BTC/USDT', 'ETH/USDT']);
 const bySymbol = new Map<string, LatestTick>(latest.map((tick) => [tick.symbol, tick]));
-let batchesCommitted = 0;
 let closedInBatch = 0;
-const dieInThirdBatch = (tx: Queryable): Queryable => ({
-  exec: (sql) => tx.exec(sql),
-  query(sql, params, options) {
-    if (sql.startsWith("UPDATE ledger_holds SET status = 'posted'")) {
-      closedInBatch += 1;
-      if (batchesCommitted === 2 && closedInBatch === 50) {
-        console.log('killing myself inside the third batch’s transaction');
-        process.kill(process.pid, 'SIGKILL');
-      }
-    }
-    return tx.query(sql, params, options);
+const dying = dyingDb(
+  db,
+  (sql, _tx, committed) => {
+    if (!sql.startsWith("UPDATE ledger_holds SET status = 'posted'")) return;
+    closedInBatch += 1;
+    if (committed === 2 && closedInBatch === 50) dieNow('killing myself inside the third batch’s transaction');
   },
-});
-const dying: Db = {
-  ...db,
-  kind: db.kind,
-  close: () => db.close(),
-  query: (...args) => db.query(...args),
-  exec: (sql) => db.exec(sql),
-  transaction: async (work) => {
-    closedInBatch = 0;
-    const result = await db.transaction((tx) => work(dieInThirdBatch(tx)));
-    batchesCommitted += 1;
-    console.log(`committed liquidation batch ${batchesCommitted}`);
-    return result;
-  },
-};
+  { onTransactionStart: () => (closedInBatch = 0), onCommit: (committed) => console.log(`committed liquidation batch ${committed}`) },
+);
 await liquidateDueLoans({ db: dying, now: () => new Date(), market: { latest: (symbol: string) => bySymbol.get(symbol) } as never, config });
 console.log('the liquidation run ended without the crash');
 process.exit(3);

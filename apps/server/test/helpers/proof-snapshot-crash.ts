@@ -4,31 +4,17 @@
 // tree's levels were written and while the users' leaves are being written, before it commits. No
 // shutdown code runs; what was in flight is lost.
 import { loadConfig } from '../../src/config/env.ts';
-import type { Db, Queryable } from '../../src/persistence/db.ts';
 import { openConfiguredDb } from '../../src/persistence/open-db.ts';
 import { takeLiabilitySnapshot } from '../../src/use-cases/proof/liability-snapshots.ts';
+import { dieNow, dyingDb } from './dying-db.ts';
 
 const config = loadConfig();
 const db = await openConfiguredDb(config);
-const dieWritingLeaves = (tx: Queryable): Queryable => ({
-  exec: (sql) => tx.exec(sql),
-  async query(sql, params, options) {
-    if (sql.trimStart().startsWith('INSERT INTO liability_snapshot_leaves')) {
-      const [levels] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM liability_snapshot_levels');
-      console.log(`killing myself while writing the leaves, ${levels!.n} levels written in the transaction`);
-      process.kill(process.pid, 'SIGKILL');
-    }
-    return tx.query(sql, params, options);
-  },
+const dying = dyingDb(db, async (sql, tx) => {
+  if (!sql.startsWith('INSERT INTO liability_snapshot_leaves')) return;
+  const [levels] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM liability_snapshot_levels');
+  dieNow(`killing myself while writing the leaves, ${levels!.n} levels written in the transaction`);
 });
-const dying: Db = {
-  ...db,
-  kind: db.kind,
-  close: () => db.close(),
-  query: (...args) => db.query(...args),
-  exec: (sql) => db.exec(sql),
-  transaction: (work) => db.transaction((tx) => work(dieWritingLeaves(tx))),
-};
 const silent = { info: () => {}, error: () => {}, warn: () => {} } as never;
 await takeLiabilitySnapshot({ db: dying, now: () => new Date(), logger: silent });
 console.log('the snapshot ended without the crash');
