@@ -65,6 +65,7 @@ export const routes: RouteObject[] = [
         param: 'requestId',
         component: 'FundRequestDetailRoute',
       }),
+      viewRoute('proof', () => import('../features/proof/ProofSnapshotsPage.tsx'), 'ProofSnapshotsPage'),
       viewRoute('staff', () => import('../features/staff/StaffPage.tsx'), 'StaffPage', { param: 'staffId', component: 'StaffSessionsRoute' }),
       viewRoute('mysessions', () => import('../features/staff/MySessionsPage.tsx'), 'MySessionsPage'),
       { path: '*', Component: NotFoundView },

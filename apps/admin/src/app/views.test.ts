@@ -52,6 +52,11 @@ describe('the views a member is offered', () => {
     for (const role of ['support', 'compliance', 'content', 'merchant'] as const) expect(viewAllowed('corrections', [role])).toBe(false);
   });
 
+  it('opens the proof-of-liabilities snapshots to admins only (the request contract’s roles; the list itself is public)', () => {
+    expect(viewAllowed('proof', ['admin'])).toBe(true);
+    for (const role of ['finance', 'support', 'compliance', 'content', 'merchant'] as const) expect(viewAllowed('proof', [role])).toBe(false);
+  });
+
   it('sends /admin to the first view in the navigation the roles open', () => {
     expect(firstAllowedView(['admin']).path).toBe('users');
     expect(firstAllowedView(['finance']).path).toBe('users');

@@ -17,6 +17,7 @@ import {
   listStaffWithdrawalsContract,
   listUsersContract,
   listVerificationsContract,
+  requestLiabilitySnapshotContract,
   type StaffRole,
 } from '@keel/contracts';
 import type { MessageKey } from '@keel/locales';
@@ -55,6 +56,9 @@ export const views = [
   { name: 'loanProducts', path: 'loan-products', label: 'admin.loans.products.nav', reads: [listStaffLoanProductsContract] },
   // Funding requests (ADR 0037): reviewed by compliance; approved, a request enters the pool for its window.
   { name: 'fundRequests', path: 'fund/requests', label: 'admin.fund.nav', reads: [listStaffFundRequestsContract] },
+  // Proof of liabilities (ADR 0040; role admin): the published snapshots (a public list) and a
+  // request for one now. The list is everyone's to read, so the view opens by the request's roles.
+  { name: 'proof', path: 'proof', label: 'admin.proof.nav', reads: [requestLiabilitySnapshotContract] },
   // Staff accounts (role admin, ADR 0020).
   { name: 'staff', path: 'staff', label: 'admin.staff.nav', reads: [listStaffContract] },
   // Every member: the own sessions and the password.

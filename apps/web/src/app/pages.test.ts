@@ -34,6 +34,12 @@ describe('firstScreen: the chunks a first visit starts downloading before React 
     expect(firstScreen('/loginaccount', true)).toEqual({ chunks: ['login'], behindLogin: false, reads: [] });
     expect(firstScreen('/register', false)).toEqual({ chunks: ['register'], behindLogin: false, reads: [] });
     expect(firstScreen('/terms', false)).toEqual({ chunks: ['legal'], behindLogin: false, reads: [] });
+    // Proof of liabilities is public: its own chunk, with or without a session (a snapshot's page loads through the router).
+    expect(firstScreen('/proof', false)).toEqual({ chunks: ['proof'], behindLogin: false, reads: [] });
+    expect(firstScreen('/proof', true)).toEqual({ chunks: ['proof'], behindLogin: false, reads: [] });
+    // So is the transparency page (issue 22).
+    expect(firstScreen('/transparency', false)).toEqual({ chunks: ['transparency'], behindLogin: false, reads: [] });
+    expect(firstScreen('/transparency', true)).toEqual({ chunks: ['transparency'], behindLogin: false, reads: [] });
   });
 
   it('a tab with a session: the tab shell and the tab, and the texts behind the login', () => {
@@ -57,7 +63,7 @@ describe('firstScreen: the chunks a first visit starts downloading before React 
   });
 
   it('names only chunks the table can load', () => {
-    for (const path of ['/login', '/register', '/forget', '/agreement', '/index', '/trade', '/news', '/assets', '/my']) {
+    for (const path of ['/login', '/register', '/forget', '/agreement', '/proof', '/transparency', '/index', '/trade', '/news', '/assets', '/my']) {
       for (const chunk of firstScreen(path, true).chunks) expect(typeof pages[chunk]).toBe('function');
     }
   });

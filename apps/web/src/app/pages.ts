@@ -23,6 +23,10 @@ export const pages = {
   my: () => import('../routes/mobile/my/MyPage.tsx'),
   // Earn: lock-up mining and financial products, full-screen pages outside the tabs (issue 17).
   earn: () => import('../routes/mobile/lockup/LockupPages.tsx'),
+  // Proof of liabilities (issue 22): public, the published snapshots and a user's check of their balance.
+  proof: () => import('../routes/mobile/proof/ProofPages.tsx'),
+  // The transparency page (issue 22): public, the platform's own accounts and every published rule.
+  transparency: () => import('../routes/mobile/transparency/TransparencyPage.tsx'),
 } as const;
 
 type PageName = keyof typeof pages;
@@ -34,6 +38,8 @@ const publicPages: Record<string, PageName> = {
   '/forget': 'forget',
   '/agreement': 'legal',
   '/terms': 'legal',
+  '/proof': 'proof',
+  '/transparency': 'transparency',
 };
 
 const tabPages: Record<string, PageName> = {

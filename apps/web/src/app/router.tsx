@@ -98,6 +98,32 @@ export const routes: RouteObject[] = [
           { path: '/error/error2', element: <NotFoundPage /> },
         ],
       },
+      // Public pages whose texts are in the `more` part (ADR 0025), fetched with the page's chunk,
+      // with or without a session: proof of liabilities (issue 22, ADR 0040) — the published
+      // snapshots, one snapshot and the check of the user's own balance in it (which asks a visitor
+      // to log in and brings them back).
+      {
+        element: <PageMain />,
+        loader: async () => {
+          await webMessages.loadLater('more');
+          return null;
+        },
+        children: [
+          { path: '/proof', lazy: lazyPage(pages.proof, 'ProofPage') },
+          { path: '/proof/:snapshotId', lazy: lazyPage(pages.proof, 'ProofSnapshotPage') },
+        ],
+      },
+      // The transparency page (issue 22), public: its own texts are in the `more` part, and it
+      // states the contracts' rules in the contract screen's words, which are in `tabs`; both are
+      // fetched with the page's chunk, with or without a session.
+      {
+        element: <PageMain />,
+        loader: async () => {
+          await webMessages.loadLater();
+          return null;
+        },
+        children: [{ path: '/transparency', lazy: lazyPage(pages.transparency, 'TransparencyPage') }],
+      },
       // Everything else needs a token, and the texts shown behind the login: the tabs' texts for
       // every page here, the rest for the pages outside the tabs, each fetched alongside the page's
       // chunk (react-router runs loaders and lazy imports together), not before the login screen

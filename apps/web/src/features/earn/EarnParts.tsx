@@ -1,11 +1,10 @@
 import type { EarnProduct } from '@keel/contracts';
-import type { ChangeEvent, ReactNode } from 'react';
+import type { ChangeEvent } from 'react';
 import type { UseFormRegister } from 'react-hook-form';
 import { Link } from 'react-router';
-import { formatDecimal } from '../../shared/format/decimal.ts';
-import { formatDateTime } from '../../shared/format/time.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Amount } from '../../shared/ui/Amount.tsx';
+import { ValueFact as EarnFact, useTermText as useEarnText } from '../../shared/ui/Facts.tsx';
 import { Notice, TextField } from '../../shared/ui/components.tsx';
 import { useRefusalFormat } from '../wallet/WalletParts.tsx';
 import { type PenaltyExample, penaltyExample } from './earn-figures.ts';
@@ -16,28 +15,11 @@ import '../options/options.css';
 import './earn.css';
 
 type Treasury = EarnOverviewData['treasuries'][number];
+/** A product's published terms: what the earn screens get, less the caller's own principal (the transparency page's products). */
+type ProductTerms = Omit<EarnProduct, 'userActive'>;
 
-/** Text helpers of the earn screens: amounts with their unit and rates as percents, in the user's language, isolated left to right. */
-export function useEarnText() {
-  const { locale } = useI18n();
-  return {
-    amount: (value: string, asset?: string) => `\u2066${formatDecimal(value, locale, { minFractionDigits: 2, maxFractionDigits: 8 })}${asset ? ` ${asset}` : ''}\u2069`,
-    percent: (value: string) => `\u2066${formatDecimal(value, locale, { maxFractionDigits: 4 })} %\u2069`,
-    time: (ms: number) => `\u2066${formatDateTime(new Date(ms).toISOString())}\u2069`,
-  };
-}
-
-/** A fact of a definition list. */
-export function EarnFact({ label, children, testId, value }: { label: string; children: ReactNode; testId?: string; value?: string }) {
-  return (
-    <div>
-      <dt>{label}</dt>
-      <dd data-testid={testId} data-value={value}>
-        {children}
-      </dd>
-    </div>
-  );
-}
+/** Text helpers and facts of the earn screens (the loan screens' too): shared/ui/Facts.tsx. */
+export { EarnFact, useEarnText };
 
 /**
  * Who pays the yield, in plain words (ADR 0035): the earn treasury, its ledger balance and what it
@@ -62,7 +44,7 @@ export function TreasuryNote({ treasury, asset }: { treasury: Treasury | undefin
 }
 
 /** The product's terms as facts: yield, cycle, range, quota, payout time, early redemption. */
-export function ProductFacts({ product, testPrefix }: { product: EarnProduct; testPrefix: string }) {
+export function ProductFacts({ product, testPrefix }: { product: ProductTerms; testPrefix: string }) {
   const { t } = useI18n();
   const text = useEarnText();
   return (
@@ -90,7 +72,7 @@ export function ProductFacts({ product, testPrefix }: { product: EarnProduct; te
 }
 
 /** The penalty formula with the product's own rate worked through: rate × remaining days × amount. */
-export function PenaltyFormula({ product }: { product: EarnProduct }) {
+export function PenaltyFormula({ product }: { product: ProductTerms }) {
   const { t } = useI18n();
   const text = useEarnText();
   if (!product.earlyRedemption) {

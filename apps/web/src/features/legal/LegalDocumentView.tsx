@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import { useLoggedIn } from '../../shared/api/session.ts';
 import { formatDate } from '../../shared/format/time.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
@@ -29,6 +30,13 @@ export function LegalDocumentView({ document }: { document: LegalDocument }) {
             {section.paragraphs.map((paragraph) => (
               <p key={paragraph.slice(0, 40)}>{paragraph}</p>
             ))}
+            {section.link && (
+              <p>
+                <Link to={section.link.to} data-testid={`legal-link-${section.link.to.slice(1)}`}>
+                  {section.link.text}
+                </Link>
+              </p>
+            )}
           </section>
         ))}
       </article>

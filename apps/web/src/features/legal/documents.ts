@@ -9,6 +9,8 @@ import type { MessageKey } from '@keel/locales';
 export interface LegalSection {
   heading: MessageKey;
   paragraphs: string[];
+  /** A page of the app the section promises, linked after its paragraphs (English, like the body). */
+  link?: { to: string; text: string };
 }
 
 export interface LegalDocument {
@@ -62,6 +64,7 @@ export const userAgreement: LegalDocument = {
       paragraphs: [
         'Fees are published before you act, and Keel charges nothing that is not published: a trading fee of 0.1%; no fee for transfers between your own accounts; a fee of at least 0.10% for transfers to another user; and the fixed withdrawal fee of each chain.',
       ],
+      link: { to: '/transparency', text: 'Every published fee, limit and rule, with the value the server applies, and the platform’s own accounts' },
     },
     {
       heading: 'web.legal.agreement.earn',
@@ -74,6 +77,7 @@ export const userAgreement: LegalDocument = {
       paragraphs: [
         'At regular snapshots Keel publishes the root of a Merkle sum tree of all user balances. You can fetch the proof that your balance is included and check it in your own browser, without trusting us.',
       ],
+      link: { to: '/proof', text: 'The published snapshots, and the check of your own balance' },
     },
     {
       heading: 'web.legal.agreement.suspension',

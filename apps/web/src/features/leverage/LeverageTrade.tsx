@@ -14,7 +14,7 @@ import { type CandleInterval, chartIntervals } from '../options/candles.ts';
 import { Sheet } from '../options/Sheet.tsx';
 import { useCandles } from '../options/useCandles.ts';
 import { LAST_LEVERAGE_SYMBOL_KEY, type LeverageProduct, leveragePath, ppmPercent, secondsText } from './leverage-logic.ts';
-import { TickIds, timeText, useNumberText } from './LeverageParts.tsx';
+import { BracketsTable, LeverageRuleList, TickIds, timeText, useNumberText } from './LeverageParts.tsx';
 import type { ShownMark } from './mark-prices.ts';
 import { LeverageOrderForm } from './LeverageOrderForm.tsx';
 import { Positions } from './Positions.tsx';
@@ -132,47 +132,16 @@ export function RulesSheet({
         <h3 id="leverage-rules-costs" className="leverage-rules-heading">
           {t('web.leverage.rules.costs')}
         </h3>
-        <ul className="leverage-rules-list">
-          <li>{t('web.leverage.rules.fee', { fee: num(rules.tradingFeePercent, 2) })}</li>
-          <li>{t('web.leverage.rules.spread', { spread: num(rules.openSpreadPercent, 2) })}</li>
-          <li data-testid="leverage-rules-charge">
-            {product === 'futures'
+        <LeverageRuleList
+          rules={rules}
+          charge={
+            product === 'futures'
               ? t('web.leverage.rules.funding', { hours: rules.fundingIntervalHours, rate: num(chargeRateText(overview, product, symbol)) })
-              : t('web.leverage.rules.interest', { rate: num(chargeRateText(overview, product, symbol)) })}
-          </li>
-          <li>{t('web.leverage.rules.liquidation', { fee: num(rules.liquidationFeePercent, 2) })}</li>
-          <li>{t('web.leverage.rules.exposure', { limit: num(rules.exposureLimit) })}</li>
-          <li>{t('web.leverage.rules.priceAge', { seconds: num(secondsText(rules.openTickMaxAgeMs)) })}</li>
-          <li>{t('web.leverage.rules.nobody')}</li>
-        </ul>
+              : t('web.leverage.rules.interest', { rate: num(chargeRateText(overview, product, symbol)) })
+          }
+        />
       </section>
-      <table className="leverage-brackets" data-testid="leverage-brackets">
-        <caption>{t('web.leverage.brackets.title')}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t('web.leverage.brackets.upTo')}</th>
-            <th scope="col">{t('web.leverage.brackets.maxLeverage')}</th>
-            <th scope="col">{t('web.leverage.brackets.rate')}</th>
-            <th scope="col">{t('web.leverage.brackets.amount')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {brackets.map((bracket) => (
-            <tr key={bracket.upTo}>
-              <td>
-                <Amount value={bracket.upTo} min={0} max={2} />
-              </td>
-              <td className="num">{t('web.leverage.times', { leverage: bracket.maxLeverage })}</td>
-              <td>
-                <Amount value={bracket.maintenanceRatePercent} suffix=" %" />
-              </td>
-              <td>
-                <Amount value={bracket.maintenanceAmount} max={6} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <BracketsTable brackets={brackets} />
     </Sheet>
   );
 }

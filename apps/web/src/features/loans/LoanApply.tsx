@@ -10,8 +10,8 @@ import { PhotoPicker } from '../verification/PhotoPicker.tsx';
 import { applySearch, readApplyParams } from './apply-params.ts';
 import { applyEstimate, collateralNeeded, loanAssetScale } from './loan-figures.ts';
 import { type ApplyLimits, applyFormSchema } from './loan-form.ts';
-import { LoanProductFacts } from './LoanOverview.tsx';
 import { LoanFact, LoanSwitch, PriceText, useLoanText } from './LoanParts.tsx';
+import { LoanProductFacts } from './LoanTerms.tsx';
 import { useLoansOverview } from './useLoans.ts';
 
 /**

@@ -1,9 +1,10 @@
-import type { OptionOrder } from '@keel/contracts';
+import type { OptionOrder, OptionsOverview } from '@keel/contracts';
 import type { MessageKey } from '@keel/locales';
+import { formatDecimal } from '../../shared/format/decimal.ts';
 import { formatDateTime } from '../../shared/format/time.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Amount } from '../../shared/ui/Amount.tsx';
-import type { OrderResult } from './options-logic.ts';
+import { closeDelaySeconds, type OrderResult } from './options-logic.ts';
 
 /** Small pieces shared by the form, the open orders and the history. */
 
@@ -73,5 +74,24 @@ export function TickFacts({ tick, testId, label }: { tick: OptionOrder['openTick
         <span data-testid={`${testId}-id`}>{t('web.options.tick.id', { id: tick.tickId })}</span>
       </span>
     </div>
+  );
+}
+
+/** The settlement rule in words, with the void delay from the overview (the order form and the transparency page). */
+export function SettlementRule({ rule }: { rule: OptionsOverview['rule'] }) {
+  const { t, locale } = useI18n();
+  return (
+    <p className="options-rule" data-testid="options-rule">
+      {t('web.options.rule', { seconds: formatDecimal(closeDelaySeconds(rule), locale) })}
+    </p>
+  );
+}
+
+/** The stake range of a product in words: "10.00 – 5,000.00 USDT". */
+export function RangeText({ min, max }: { min: string; max: string }) {
+  return (
+    <bdi dir="ltr" className="num">
+      <Amount value={min} /> – <Amount value={max} unit="USDT" />
+    </bdi>
   );
 }

@@ -27,7 +27,6 @@ import { Button, Notice, TextField } from '../../shared/ui/components.tsx';
 import { amountProblem } from '../assets/amount-field.ts';
 import { useMoneyErrorText } from '../assets/useMoneyErrorText.ts';
 import {
-  closeDelaySeconds,
   expectedProfit,
   firstOpenProduct,
   OPTIONS_SCALE,
@@ -36,7 +35,7 @@ import {
   stakeRangeProblem,
   winReturn,
 } from './options-logic.ts';
-import { DirectionTag, DownIcon, UpIcon, useCycleText } from './OptionsParts.tsx';
+import { DirectionTag, DownIcon, RangeText, SettlementRule, UpIcon, useCycleText } from './OptionsParts.tsx';
 import { Sheet } from './Sheet.tsx';
 import { type StakeLimits, stakeFormSchema } from './stake-form.ts';
 import { serverClock } from './useOptions.ts';
@@ -56,15 +55,6 @@ const rangeData = (data: unknown): { min: string; max: string } | null => {
   const { min, max } = data as { min?: unknown; max?: unknown };
   return typeof min === 'string' && typeof max === 'string' && isDecimal(min) && isDecimal(max) ? { min, max } : null;
 };
-
-/** The stake range of a product in words: "10.00 – 5,000.00 USDT". */
-function RangeText({ min, max }: { min: string; max: string }) {
-  return (
-    <bdi dir="ltr" className="num">
-      <Amount value={min} /> – <Amount value={max} unit="USDT" />
-    </bdi>
-  );
-}
 
 /** The risk disclosure (issue 7): read and accepted once, before the first order. */
 function DisclosureSheet({
@@ -114,16 +104,6 @@ function DisclosureSheet({
         {t('web.options.disclosure.accept')}
       </Button>
     </Sheet>
-  );
-}
-
-/** The settlement rule in words, with the void delay from the overview. */
-function SettlementRule({ rule }: { rule: OptionsOverview['rule'] }) {
-  const { t, locale } = useI18n();
-  return (
-    <p className="options-rule" data-testid="options-rule">
-      {t('web.options.rule', { seconds: formatDecimal(closeDelaySeconds(rule), locale) })}
-    </p>
   );
 }
 

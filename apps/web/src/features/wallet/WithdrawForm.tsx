@@ -279,7 +279,7 @@ export function WithdrawForm() {
           {t('web.withdraw.submit')}
         </Button>
       </form>
-      {overview.data && <WithdrawRules overview={overview.data} now={now} />}
+      {overview.data && <WithdrawRules rules={overview.data.rules} standing={overview.data.standing} now={now} />}
       <nav className="wallet-links">
         <Link to="/assets/WithdrawList" data-testid="to-withdraw-open">
           {t('web.withdraw.openTitle')}

@@ -3,16 +3,17 @@ import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Amount } from '../../shared/ui/Amount.tsx';
 import { Card, Notice } from '../../shared/ui/components.tsx';
 import { ShieldIcon } from '../../shared/ui/icons.tsx';
-import { Fact, Time, type WalletOverview } from './WalletParts.tsx';
+import { Fact, Time, useRefusalFormat, type WalletOverview } from './WalletParts.tsx';
 
 /**
- * The published withdrawal rules (decisions page 1.3) and where the user stands against them
- * today: the same values the server enforces, so a refusal is never a surprise.
+ * The published withdrawal rules (decisions page 1.3) and, with a `standing`, where the user stands
+ * against them today: the same values the server enforces, so a refusal is never a surprise. The
+ * transparency page shows the rules alone (no user), with every tier's limit in view.
  */
-export function WithdrawRules({ overview, now }: { overview: WalletOverview; now: number }) {
+export function WithdrawRules({ rules, standing, now = 0 }: { rules: WalletOverview['rules']; standing?: WalletOverview['standing']; now?: number }) {
   const { t } = useI18n();
-  const { rules, standing } = overview;
-  const lockedUntil = standing.withdrawalsLockedUntil && Date.parse(standing.withdrawalsLockedUntil) > now ? standing.withdrawalsLockedUntil : null;
+  const format = useRefusalFormat();
+  const lockedUntil = standing?.withdrawalsLockedUntil && Date.parse(standing.withdrawalsLockedUntil) > now ? standing.withdrawalsLockedUntil : null;
   return (
     <Card className="rules-card">
       <h2 className="card-title" id="withdraw-rules-title">
@@ -20,7 +21,7 @@ export function WithdrawRules({ overview, now }: { overview: WalletOverview; now
         {t('web.withdraw.rules.title')}
       </h2>
       <p className="muted">{t('web.withdraw.rules.intro')}</p>
-      {standing.withdrawalForbidden && (
+      {standing?.withdrawalForbidden && (
         <Notice tone="error" testId="rules-forbidden">
           {t('web.withdraw.refusal.forbidden')}
         </Notice>
@@ -35,7 +36,7 @@ export function WithdrawRules({ overview, now }: { overview: WalletOverview; now
           {t('web.withdraw.rules.lockedBody', { hours: rules.passwordChangeLockHours })} <Time iso={lockedUntil} />
         </Notice>
       )}
-      {standing.tier === 0 && (
+      {standing?.tier === 0 && (
         <Notice tone="warning" testId="rules-verify">
           {t('web.withdraw.refusal.identity')}{' '}
           <Link to="/person/authentication" data-testid="rules-verify-link">
@@ -57,17 +58,23 @@ export function WithdrawRules({ overview, now }: { overview: WalletOverview; now
           )}
         </Fact>
         <Fact label={t('web.withdraw.rules.count')} testId="rules-count">
-          {t('web.withdraw.rules.countValue', { used: standing.withdrawalsToday, limit: rules.dailyCountLimit })}
+          {standing
+            ? t('web.withdraw.rules.countValue', { used: standing.withdrawalsToday, limit: rules.dailyCountLimit })
+            : t('web.transparency.rules.countLimit', { limit: rules.dailyCountLimit })}
         </Fact>
-        <Fact label={t('web.withdraw.rules.tierLimit', { tier: standing.tier })} testId="rules-limit">
-          <Amount value={standing.dailyLimitUsdt} unit="USDT" />
-        </Fact>
-        <Fact label={t('web.withdraw.rules.usedToday')} testId="rules-used">
-          <Amount value={standing.usedTodayUsdt} unit="USDT" />
-        </Fact>
-        <Fact label={t('web.withdraw.rules.remainingToday')} testId="rules-remaining">
-          <Amount value={standing.remainingTodayUsdt} unit="USDT" />
-        </Fact>
+        {standing && (
+          <>
+            <Fact label={t('web.withdraw.rules.tierLimit', { tier: standing.tier })} testId="rules-limit">
+              <Amount value={standing.dailyLimitUsdt} unit="USDT" />
+            </Fact>
+            <Fact label={t('web.withdraw.rules.usedToday')} testId="rules-used">
+              <Amount value={standing.usedTodayUsdt} unit="USDT" />
+            </Fact>
+            <Fact label={t('web.withdraw.rules.remainingToday')} testId="rules-remaining">
+              <Amount value={standing.remainingTodayUsdt} unit="USDT" />
+            </Fact>
+          </>
+        )}
         <Fact label={t('web.withdraw.rules.addressHold')} testId="rules-address-hold">
           {t('web.withdraw.rules.hoursValue', { hours: rules.addressHoldHours })}
         </Fact>
@@ -88,9 +95,9 @@ export function WithdrawRules({ overview, now }: { overview: WalletOverview; now
         </Fact>
       </dl>
       <p className="field-hint" data-testid="rules-two-person-note">
-        {t('web.withdraw.rules.twoPersonNote', { appeal: rules.twoPersonReview.appealAboveUsdt })}
+        {t('web.withdraw.rules.twoPersonNote', { appeal: format.amount(rules.twoPersonReview.appealAboveUsdt) })}
       </p>
-      <details className="prices-used" data-testid="rules-tiers">
+      <details className="prices-used" data-testid="rules-tiers" open={!standing}>
         <summary>{t('web.withdraw.rules.tiers')}</summary>
         <ul>
           <li>

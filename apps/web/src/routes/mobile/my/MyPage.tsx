@@ -21,7 +21,7 @@ const statusKeys: Record<UserStatus, MessageKey> = {
 
 const canCopy = () => typeof navigator !== 'undefined' && typeof navigator.clipboard?.writeText === 'function';
 
-/** /my: the personal centre: profile, language, legal documents, version and logout. */
+/** /my: the personal centre: profile, language, legal documents, the proof of liabilities and the transparency page, version and logout. */
 export function MyPage() {
   const { t } = useI18n();
   const toast = useToast();
@@ -154,6 +154,20 @@ export function MyPage() {
               <DocumentIcon />
             </span>
             <span className="list-link-label">{t('web.legal.termsTitle')}</span>
+            <ChevronIcon />
+          </Link>
+          <Link to="/proof" className="list-link" data-testid="my-proof">
+            <span className="list-link-icon">
+              <ShieldIcon />
+            </span>
+            <span className="list-link-label">{t('web.my.proof')}</span>
+            <ChevronIcon />
+          </Link>
+          <Link to="/transparency" className="list-link" data-testid="my-transparency">
+            <span className="list-link-icon">
+              <ShieldIcon />
+            </span>
+            <span className="list-link-label">{t('web.my.transparency')}</span>
             <ChevronIcon />
           </Link>
         </nav>
