@@ -20,10 +20,11 @@ const HOUR_MS = 3_600_000;
 const usdtMinor = (wholeUsdt: number) => BigInt(wholeUsdt) * 10n ** BigInt(USDT_SCALE);
 const usdtText = (minor: bigint) => formatAmount(minor, USDT_SCALE);
 
-/** The limits of one kind of decision: deposits and withdrawals (`wallet`), or P2P appeals. */
-export function twoPersonLimits(config: Config, kind: 'wallet' | 'appeal'): TwoPersonLimits {
+/** The limits of one kind of decision: deposits and withdrawals (`wallet`), P2P appeals, or loan payouts. */
+export function twoPersonLimits(config: Config, kind: 'wallet' | 'appeal' | 'loan'): TwoPersonLimits {
+  const recordAbove = { wallet: config.WALLET_TWO_PERSON_ABOVE_USDT, appeal: config.P2P_APPEAL_TWO_PERSON_ABOVE_USDT, loan: config.LOAN_TWO_PERSON_ABOVE_USDT }[kind];
   return {
-    recordAboveUsdtMinor: usdtMinor(kind === 'wallet' ? config.WALLET_TWO_PERSON_ABOVE_USDT : config.P2P_APPEAL_TWO_PERSON_ABOVE_USDT),
+    recordAboveUsdtMinor: usdtMinor(recordAbove),
     staffAloneUsdtMinor: usdtMinor(config.TWO_PERSON_STAFF_ALONE_USDT),
     userAloneUsdtMinor: usdtMinor(config.TWO_PERSON_USER_ALONE_USDT),
     windowMs: config.TWO_PERSON_WINDOW_HOURS * HOUR_MS,

@@ -6,7 +6,9 @@ import type { Queryable } from '../../persistence/db.ts';
 import { ensureUserAccount, postEntry, toMinor } from '../../persistence/ledger.store.ts';
 import type { UserRow } from '../../persistence/users.repository.ts';
 import { publishToUser } from '../../realtime/publish.ts';
+import { lockDecisionMakers, recordMoneyDecision } from '../../persistence/staff-money-decisions.repository.ts';
 import type { StaffSession } from '../admin/staff-auth.ts';
+import { secondPersonNeeded, storedTwoPersonReason, twoPersonLimits } from '../admin/two-person-rule.ts';
 import { readUpload } from '../verification/upload-image.ts';
 import { messageUser } from '../wallet/wallet-support.ts';
 import { creditView, LOAN_COLUMNS, LOAN_FROM, type LoanRow, loanViews, readLoan } from './loan-views.ts';
@@ -116,15 +118,33 @@ export async function decideLoan(
 ): Promise<StaffLoanView> {
   const now = deps.now();
   const nowMs = now.getTime();
+  const staffId = staff.staff.id;
   const decided = await deps.db.transaction(async (tx) => {
+    if (input.decision === 'approve') {
+      // An approval may pay out: the member's and the borrower's rows first (ADR 0022's lock order),
+      // so two payouts by one member, or to one borrower, count each other in their sums.
+      const [owner] = await tx.query<{ user_id: bigint }>('SELECT user_id FROM loans WHERE id = $1', [input.loanId]);
+      if (!owner) throw new AppError('RECORD_NOT_FOUND');
+      await lockDecisionMakers(tx, { staffId, userId: owner.user_id });
+    }
     const [row] = await tx.query<LoanRow>(`SELECT ${LOAN_COLUMNS} FROM ${LOAN_FROM} WHERE l.id = $1 FOR UPDATE OF l`, [input.loanId]);
     if (!row) throw new AppError('RECORD_NOT_FOUND');
     if (row.status !== 'pending') throw new AppError('NOT_PENDING_REVIEW');
-    const [mine] = await tx.query('SELECT 1 FROM loan_reviews WHERE loan_id = $1 AND staff_id = $2', [row.id, staff.staff.id]);
+    const [mine] = await tx.query('SELECT 1 FROM loan_reviews WHERE loan_id = $1 AND staff_id = $2', [row.id, staffId]);
     if (mine) throw new AppError('SECOND_APPROVER_REQUIRED');
+    // Decided now, under the locks: one member alone may pay out loans only while their payouts
+    // (and this borrower's) decided alone within the window stay under the published limits.
+    const raisedBy =
+      input.decision === 'approve' && row.approvals === 0 && row.approvals_required === 1
+        ? await secondPersonNeeded(tx, twoPersonLimits(deps.config, 'loan'), { staffId, userId: row.user_id, valueUsdtMinor: toMinor(row.amount_minor), at: now })
+        : null;
+    const approvalsRequired = raisedBy ? 2 : row.approvals_required;
+    if (raisedBy) {
+      await tx.query('UPDATE loans SET approvals_required = 2, two_person_reason = $2::jsonb WHERE id = $1', [row.id, JSON.stringify(storedTwoPersonReason(raisedBy))]);
+    }
     await tx.query('INSERT INTO loan_reviews (loan_id, staff_id, decision, reason, decided_at) VALUES ($1, $2, $3, $4, $5)', [
       row.id,
-      staff.staff.id,
+      staffId,
       input.decision,
       input.decision === 'reject' ? (input.reason ?? null) : null,
       now,
@@ -148,8 +168,8 @@ export async function decideLoan(
     }
 
     const approvals = row.approvals + 1;
-    if (approvals < row.approvals_required) {
-      await audit('loan.approve.first', { approvalsRequired: row.approvals_required });
+    if (approvals < approvalsRequired) {
+      await audit('loan.approve.first', { approvalsRequired, ...(raisedBy ? { twoPersonReason: storedTwoPersonReason(raisedBy) } : {}) });
       return { view: await readStaffLoan(deps, tx, row.id, nowMs), userId: row.user_id, status: 'pending' };
     }
     await lockBorrower(tx, row.user_id);
@@ -179,6 +199,22 @@ export async function decideLoan(
         WHERE id = $1`,
       [row.id, nowMs, entryId, loanDueAtMs(nowMs, row.cycle_days)],
     );
+    const [first] =
+      approvalsRequired === 2
+        ? await tx.query<{ staff_id: bigint }>(
+            `SELECT staff_id FROM loan_reviews WHERE loan_id = $1 AND decision = 'approve' AND staff_id <> $2 ORDER BY decided_at, staff_id LIMIT 1`,
+            [row.id, staffId],
+          )
+        : [];
+    await recordMoneyDecision(tx, {
+      kind: 'loan.disburse',
+      recordId: row.id,
+      userId: row.user_id,
+      staffId,
+      firstStaffId: first?.staff_id ?? null,
+      valueUsdtMinor: amount,
+      at: now,
+    });
     await audit('loan.approve', { approvals, entryId: entryId.toString() });
     const view = await readStaffLoan(deps, tx, row.id, nowMs);
     await messageUser(

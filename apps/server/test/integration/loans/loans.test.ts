@@ -204,6 +204,41 @@ describe('review', () => {
     await expectLedgerWhole();
   });
 
+  it('one member pays out alone only within the two-person rule’s sums (ADR 0022): past them, a second member must agree', async () => {
+    nowMs += DAY_MS;
+    await freshReviewers();
+    await prices();
+    // Per member and per borrower, 10,000 USDT a day alone (the defaults); each loan below the 10,000 threshold.
+    const first = await borrower(t.app, t.db, 'loanrule1', { BTC: '2' }, { advanced: true });
+    const second = await borrower(t.app, t.db, 'loanrule2', { BTC: '2' }, { advanced: true });
+    const a = await apply(t.app, first, productId, { amount: '6000', collateralAmount: '0.5' });
+    const b = await apply(t.app, second, productId, { amount: '6000', collateralAmount: '0.5' });
+    expect([a.data.approvalsRequired, b.data.approvalsRequired]).toEqual([1, 1]);
+    expect((await decide(t.app, compliance, a.data.id, 'approve')).data).toMatchObject({ status: 'passed', approvals: 1 });
+    // The same member's second payout would bring what they decided alone to 12,000: recorded, not paid.
+    expect((await decide(t.app, compliance, b.data.id, 'approve')).data).toMatchObject({ status: 'pending', approvals: 1, approvalsRequired: 2 });
+    const [reason] = await t.db.query<{ reason: { rule: string; limitUsdtMinor: string; decidedAloneUsdtMinor: string } }>(
+      'SELECT two_person_reason AS reason FROM loans WHERE id = $1',
+      [b.data.id],
+    );
+    expect(reason!.reason).toMatchObject({ rule: 'staff_window', limitUsdtMinor: '10000000000', decidedAloneUsdtMinor: '6000000000' });
+    expect((await decide(t.app, compliance2, b.data.id, 'approve')).data).toMatchObject({ status: 'passed', approvals: 2 });
+    // The borrower side: a third loan to the first borrower, by the other member alone, passes their own 10,000 too.
+    const c = await apply(t.app, first, productId, { amount: '6000', collateralAmount: '0.5' });
+    expect((await decide(t.app, compliance2, c.data.id, 'approve')).data).toMatchObject({ status: 'pending', approvalsRequired: 2 });
+    const decisions = await t.db.query<{ record: string; people: number; value: string }>(
+      `SELECT record_id::text AS record, people, usdt_value_minor::text AS value FROM staff_money_decisions WHERE kind = 'loan.disburse' AND record_id = ANY($1::bigint[]) ORDER BY id`,
+      [[a.data.id, b.data.id, c.data.id]],
+    );
+    expect(decisions).toEqual([
+      { record: a.data.id, people: 1, value: '6000000000' },
+      { record: b.data.id, people: 2, value: '6000000000' },
+    ]);
+    const [userRule] = await t.db.query<{ reason: { rule: string } }>('SELECT two_person_reason AS reason FROM loans WHERE id = $1', [c.data.id]);
+    expect(userRule!.reason.rule).toBe('user_window');
+    await expectLedgerWhole();
+  });
+
   it('an approval the lending treasury cannot pay is refused whole; the application stays pending', async () => {
     nowMs += DAY_MS;
     await freshReviewers();
