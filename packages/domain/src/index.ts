@@ -17,6 +17,7 @@ export * from './identity/tiers.ts';
 export * from './identity/contact-mask.ts';
 export * from './withdrawals/rules.ts';
 export * from './withdrawals/review.ts';
+export * from './transfers/user-transfer.ts';
 export * from './wallet/index.ts';
 export * from './p2p/order-machine.ts';
 export * from './options/contracts.ts';

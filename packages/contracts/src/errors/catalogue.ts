@@ -118,6 +118,8 @@ export const errorCatalogue = {
   NEW_PASSWORD_SAME_AS_OLD: { status: 400, msg: 'the new password must differ from the current one' },
   // Keel: fires when a request body is larger than the server accepts.
   PAYLOAD_TOO_LARGE: { status: 413, msg: 'request body too large' },
+  // Keel (issue 19): fires when a transfer to another user names the sender themselves (their own accounts: the free transfer between accounts).
+  CANNOT_TRANSFER_TO_SELF: { status: 400, msg: 'cannot transfer to yourself' },
   // Keel: fires when the request names a record (user, staff, message) that does not exist.
   RECORD_NOT_FOUND: { status: 404, msg: 'record does not exist' },
   // Keel: fires when a money-moving call has no Idempotency-Key header.

@@ -33,6 +33,7 @@ import {
 } from './proof/proof.contracts.ts';
 import { getTransparencyContract } from './transparency/transparency.contracts.ts';
 import { listAccountsContract, listRecordsContract, transferBetweenAccountsContract } from './assets/assets.contracts.ts';
+import { findTransferRecipientContract, listUserTransfersContract, transferToUserContract } from './assets/user-transfers.contracts.ts';
 import { getWatchlistContract, listCandlesContract, listTickersContract, setWatchlistContract } from './market/market.contracts.ts';
 import { createSwapQuoteContract, executeSwapContract } from './swap/swap.contracts.ts';
 import {
@@ -199,6 +200,7 @@ export * from './proof/proof.contracts.ts';
 export * from './transparency/transparency.contracts.ts';
 export * from './assets/assets.contracts.ts';
 export * from './assets/assets.addresses.ts';
+export * from './assets/user-transfers.contracts.ts';
 export * from './market/market.contracts.ts';
 export * from './market/market.addresses.ts';
 export * from './swap/swap.contracts.ts';
@@ -273,6 +275,9 @@ export const allContracts = [
   listNotificationsContract,
   listAccountsContract,
   transferBetweenAccountsContract,
+  findTransferRecipientContract,
+  transferToUserContract,
+  listUserTransfersContract,
   listRecordsContract,
   listTickersContract,
   listCandlesContract,

@@ -43,6 +43,9 @@ describe('withdrawal rules', () => {
     });
     expect(withdrawalRefusal(policy, { ...attempt, loginPasswordChangedAtMs: NOON - 25 * 3_600_000 })).toBeNull();
     expect(withdrawalRefusal(policy, { ...attempt, addressAddedAtMs: NOON - 3_600_000 })).toEqual({ rule: 'address_hold', untilMs: NOON + 23 * 3_600_000 });
+    // A transfer to another user has no address, so no address hold; every other rule still applies.
+    expect(withdrawalRefusal(policy, { ...attempt, addressAddedAtMs: null })).toBeNull();
+    expect(withdrawalRefusal(policy, { ...attempt, addressAddedAtMs: null, requestsTodayCount: 3 })).toEqual({ rule: 'daily_count', limit: 3, used: 3 });
     expect(withdrawalRefusal(policy, { ...attempt, requestsTodayCount: 3 })).toEqual({ rule: 'daily_count', limit: 3, used: 3 });
     expect(withdrawalRefusal(policy, { ...attempt, requestsTodayCount: 2 })).toBeNull();
   });

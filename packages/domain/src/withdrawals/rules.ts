@@ -35,7 +35,8 @@ export interface WithdrawalAttempt {
   userStatus: AccountStatus;
   tier: VerificationTier;
   loginPasswordChangedAtMs: number | null;
-  addressAddedAtMs: number;
+  /** When the destination address was added; null for a transfer to another user, which has none (issue 19). */
+  addressAddedAtMs: number | null;
   /** Withdrawals requested since the start of the UTC day (cancelled and rejected ones count too: the count limits requests). */
   requestsTodayCount: number;
   /** USDT value of today's withdrawals that were not returned (rejected, failed and cancelled ones are not counted). */
@@ -116,8 +117,10 @@ export function withdrawalRefusal(policy: WithdrawalPolicy, attempt: WithdrawalA
   if (attempt.tier === 0) return { rule: 'identity_verification' };
   const lockedUntilMs = withdrawalsLockedUntilMs(attempt.loginPasswordChangedAtMs, attempt.nowMs);
   if (lockedUntilMs !== null) return { rule: 'password_change_lock', untilMs: lockedUntilMs };
-  const usableFromMs = attempt.addressAddedAtMs + policy.addressHoldMs;
-  if (attempt.nowMs < usableFromMs) return { rule: 'address_hold', untilMs: usableFromMs };
+  if (attempt.addressAddedAtMs !== null) {
+    const usableFromMs = attempt.addressAddedAtMs + policy.addressHoldMs;
+    if (attempt.nowMs < usableFromMs) return { rule: 'address_hold', untilMs: usableFromMs };
+  }
   if (attempt.requestsTodayCount >= policy.dailyCountLimit) {
     return { rule: 'daily_count', limit: policy.dailyCountLimit, used: attempt.requestsTodayCount };
   }

@@ -46,12 +46,18 @@ export function refusalError(refusal: WithdrawalRefusal): AppError {
   }
 }
 
-/** Today's (UTC) withdrawal requests of a user and the USDT value of those not returned. */
+/**
+ * Today's (UTC) withdrawal requests of a user and the USDT value of those not returned. Transfers
+ * to other users count as withdrawals here (issue 19): money leaving the user's control, final.
+ */
 export async function withdrawalsToday(db: Queryable, userId: bigint, nowMs: number) {
   const [row] = await db.query<{ requests: bigint; used_minor: string }>(
-    `SELECT count(*)::bigint AS requests,
-       COALESCE(sum(usdt_value_minor) FILTER (WHERE status NOT IN ('rejected', 'failed', 'cancelled')), 0) AS used_minor
-     FROM withdrawals WHERE user_id = $1 AND created_at >= $2`,
+    `SELECT w.requests + t.requests AS requests, w.used_minor + t.used_minor AS used_minor
+     FROM (SELECT count(*)::bigint AS requests,
+             COALESCE(sum(usdt_value_minor) FILTER (WHERE status NOT IN ('rejected', 'failed', 'cancelled')), 0) AS used_minor
+           FROM withdrawals WHERE user_id = $1 AND created_at >= $2) w,
+          (SELECT count(*)::bigint AS requests, COALESCE(sum(usdt_value_minor), 0) AS used_minor
+           FROM user_transfers WHERE sender_id = $1 AND created_at >= $2) t`,
     [userId, new Date(utcDayStartMs(nowMs))],
   );
   return { requests: Number(row!.requests), usedUsdtMinor: toMinor(row!.used_minor) };

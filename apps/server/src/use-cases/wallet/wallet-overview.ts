@@ -1,4 +1,5 @@
 import {
+  USER_TRANSFER_FEE_PERCENT,
   dailyWithdrawalLimitUsdt,
   formatAmount,
   formatWithdrawalWindow,
@@ -46,6 +47,7 @@ export function publishedWalletRules(deps: Pick<Deps, 'wallet' | 'config'>) {
       passwordChangeLockHours: WITHDRAWAL_LOCK_AFTER_PASSWORD_CHANGE_MS / 3_600_000,
       twoPersonReviewAboveUsdt: formatAmount(wallet.twoPersonAboveUsdtMinor, USDT_SCALE),
       twoPersonReview: publishedTwoPersonRule(deps.config),
+      userTransferFeePercent: USER_TRANSFER_FEE_PERCENT,
     },
   };
 }

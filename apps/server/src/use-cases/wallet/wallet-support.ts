@@ -23,7 +23,7 @@ export interface UsdtValuation {
  * MARKET_PRICE_MAX_AGE_MS with "market price unavailable" (a withdrawal limit must not be judged on
  * a stale price); without it any recorded tick will do, and none at all gives undefined.
  */
-export function valueInUsdt(deps: Deps, channel: ChannelSetting, amountMinor: bigint, fresh: boolean): UsdtValuation | undefined {
+export function valueInUsdt(deps: Deps, channel: Pick<ChannelSetting, 'asset' | 'scale'>, amountMinor: bigint, fresh: boolean): UsdtValuation | undefined {
   const symbol = usdtSymbolOf(channel.asset);
   if (symbol === undefined) return { usdtValueMinor: amountMinor, tickId: null };
   const tick = deps.market.latest(symbol);

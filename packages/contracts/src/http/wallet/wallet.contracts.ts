@@ -47,6 +47,8 @@ export const withdrawalRulesSchema = z.object({
   twoPersonReviewAboveUsdt: z.string(),
   /** The whole two-person rule (ADR 0022): also cumulative, per staff member and per user over a window. */
   twoPersonReview: twoPersonRuleSchema,
+  /** Transfers to another user (issue 19): the fee in per cent the sender pays on top, rounded up; they count in the daily count and limit above. */
+  userTransferFeePercent: z.string(),
 });
 
 export const walletStandingSchema = z.object({
