@@ -18,7 +18,7 @@ const SAMPLE = 20;
  * subscriptions match their holds and payouts, and the earn treasury its entries and promises;
  * loans match their holds and repayments, borrowers their committed credit, and the lending treasury its entries;
  * funding requests and investments match their holds, investments and payouts, and the fund escrow its fills and releases;
- * staff corrections match their entries; proof-of-liabilities snapshots match the ledger's totals and their roots.
+ * staff corrections match their entries; transfers to other users match theirs; proof-of-liabilities snapshots match the ledger's totals and their roots.
  */
 export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
   const problems: string[] = [];
@@ -231,6 +231,26 @@ export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
       WHERE (c.id IS NULL)
          OR (c.status = 'approved' AND (e.id IS NULL OR t.moved IS DISTINCT FROM c.amount_minor))
          OR (c.status <> 'approved' AND c.entry_id IS NOT NULL)`,
+  );
+  // Transfers to another user (issue 19): every `transfer.user` entry is the one entry of a transfer
+  // row, taking amount + fee from the sender's coin account, giving the amount to the recipient's and
+  // the fee to the fee account, and nothing else.
+  await check(
+    'transfers to other users whose entries differ from their rows',
+    `SELECT t.id, e.id AS entry_id, m.sender::text AS sender, m.recipient::text AS recipient, m.fee::text AS fee, m.other::text AS other
+       FROM user_transfers t
+       FULL JOIN (SELECT id FROM journal_entries WHERE reason = 'transfer.user') e ON e.id = t.entry_id
+       LEFT JOIN LATERAL (
+         SELECT sum(p.amount_minor) FILTER (WHERE a.user_id = t.sender_id AND a.kind = 'coin') AS sender,
+                sum(p.amount_minor) FILTER (WHERE a.user_id = t.recipient_id AND a.kind = 'coin') AS recipient,
+                sum(p.amount_minor) FILTER (WHERE a.user_id IS NULL AND a.kind = 'fees' AND a.label = '') AS fee,
+                count(*) FILTER (WHERE NOT ((a.user_id IN (t.sender_id, t.recipient_id) AND a.kind = 'coin') OR (a.user_id IS NULL AND a.kind = 'fees' AND a.label = ''))
+                                    OR p.asset <> t.asset OR p.bucket <> 'available') AS other
+           FROM postings p JOIN ledger_accounts a ON a.id = p.account_id WHERE p.entry_id = e.id
+       ) m ON true
+      WHERE t.id IS NULL OR e.id IS NULL
+         OR m.sender IS DISTINCT FROM -(t.amount_minor + t.fee_minor) OR m.recipient IS DISTINCT FROM t.amount_minor
+         OR m.fee IS DISTINCT FROM t.fee_minor OR m.other <> 0`,
   );
   // The fund section (issue 18, ADR 0037): a request's pledge is its open hold until it ends; an
   // investment is held until the fill (then its hold was posted by the fill's entry) or the refund;

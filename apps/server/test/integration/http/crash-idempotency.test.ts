@@ -136,6 +136,7 @@ async function everything() {
     fundRequests: await rows('SELECT id::text, status, raised_minor::text FROM fund_requests ORDER BY id'),
     fundInvestments: await rows('SELECT id::text, status FROM fund_investments ORDER BY id'),
     corrections: await rows('SELECT id::text, status FROM staff_corrections ORDER BY id'),
+    userTransfers: await rows('SELECT id::text, entry_id::text FROM user_transfers ORDER BY id'),
     swaps: await rows('SELECT id::text, executed_entry_id::text FROM swap_quotes ORDER BY id'),
     ads: await rows('SELECT id::text, status, remaining_minor::text, price_fiat_minor::text FROM p2p_ads ORDER BY id'),
     orders: await rows('SELECT id::text, status FROM p2p_orders ORDER BY id'),
@@ -164,6 +165,17 @@ const scenarios: Record<string, () => Promise<Scenario>> = {
     return {
       send: (key) => call(t.app, 'POST', '/home/assets/transfer', user.token, { fromAccount: 'coin', toAccount: 'options', asset: 'USDT', amount: '25' }, key),
       effect: () => count(`SELECT count(*)::int AS n FROM journal_entries WHERE reason = 'transfer.internal' AND reference_id = $1`, user.userId),
+    };
+  },
+
+  'assets.transferToUser': async () => {
+    const sender = await walletUser(t.app, t.db, name('crashxfu'), { ready: true });
+    const recipient = await walletUser(t.app, t.db, name('crashxfr'));
+    await fund(t.db, sender.userId, 'USDT', '100');
+    const body = { to: recipient.userId, asset: 'USDT', amount: '25', paymentPassword: '135790' };
+    return {
+      send: (key) => call(t.app, 'POST', '/home/assets/transfer-to-user', sender.token, body, key),
+      effect: () => count('SELECT count(*)::int AS n FROM user_transfers WHERE sender_id = $1', sender.userId),
     };
   },
 

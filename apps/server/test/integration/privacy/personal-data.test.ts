@@ -89,6 +89,8 @@ beforeAll(async () => {
     // Proof-of-liabilities snapshots hold user ids (a proof is the caller's own), never a contact.
     snapshotId: ['1'],
   });
+  // Who a transfer would reach (issue 19): each of the three, by user number.
+  requiredQueries['/home/assets/transfer-recipient'] = [seller, buyer, third].map((person) => `to=${person.userId}`);
 });
 afterAll(() => t?.close());
 
@@ -103,7 +105,7 @@ function enumValues(field: z.ZodType): string[] {
 }
 
 /** Queries a route needs to say anything (its defaults parse from nothing otherwise). */
-const requiredQueries: Record<string, string> = {
+const requiredQueries: Record<string, string | string[]> = {
   '/home/market/candles': 'symbol=BTC/USDT&interval=1m',
   '/home/loans/agreement': 'productId=1&amount=100&collateralAsset=USDT&collateralAmount=200',
 };
@@ -116,7 +118,8 @@ function urlsOf(contract: AnyContract): string[] {
     if (!values) throw new Error(`the sweep has no value for :${name} of ${contract.path}: add one to \`ids\``);
     paths = paths.flatMap((path) => values.map((value) => path.replace(`:${name}`, value)));
   }
-  const queries = [requiredQueries[contract.path] ?? ''];
+  const required = requiredQueries[contract.path];
+  const queries = Array.isArray(required) ? [...required] : [required ?? ''];
   const query = contract.query as z.ZodObject | undefined;
   if (query) {
     if (!requiredQueries[contract.path] && !query.safeParse({}).success) throw new Error(`add the query ${contract.path} needs to \`requiredQueries\``);
@@ -167,6 +170,9 @@ describe('what users see of each other', () => {
     expect(order.data).toMatchObject({ sellerName: 'm***r@e***.org', buyerName: 'o***r@e***.net' });
     const ads = await call(t.app, 'GET', '/home/p2p/ads', third.token);
     expect(ads.data.items.map((ad: { sellerName: string }) => ad.sellerName)).toEqual(['m***r@e***.org', 'm***r@e***.org']);
+    // The confirmation of a transfer to another user names them the same way.
+    const recipient = await call(t.app, 'GET', `/home/assets/transfer-recipient?to=${seller.userId}`, third.token);
+    expect(recipient.data).toEqual({ uid: seller.userId, name: 'm***r@e***.org' });
   });
 
   it('still shows users their own contacts', async () => {
