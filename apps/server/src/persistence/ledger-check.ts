@@ -18,7 +18,7 @@ const SAMPLE = 20;
  * subscriptions match their holds and payouts, and the earn treasury its entries and promises;
  * loans match their holds and repayments, borrowers their committed credit, and the lending treasury its entries;
  * funding requests and investments match their holds, investments and payouts, and the fund escrow its fills and releases;
- * staff corrections match their entries; transfers to other users match theirs; proof-of-liabilities snapshots match the ledger's totals and their roots.
+ * staff corrections match their entries; transfers to other users match theirs; P2P orders on buy ads their holds; proof-of-liabilities snapshots match the ledger's totals and their roots.
  */
 export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
   const problems: string[] = [];
@@ -231,6 +231,17 @@ export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
       WHERE (c.id IS NULL)
          OR (c.status = 'approved' AND (e.id IS NULL OR t.moved IS DISTINCT FROM c.amount_minor))
          OR (c.status <> 'approved' AND c.entry_id IS NOT NULL)`,
+  );
+  // P2P orders on buy ads (issue 19): the seller's coins sold into a buy ad are the order's own
+  // hold — open with the order's quantity while the order is open, closed once it ended (posted by
+  // the release, released by a cancellation, expiry or refund).
+  await check(
+    'P2P orders on buy ads whose escrow differs from their hold',
+    `SELECT o.id, o.status, h.status AS hold_status, h.amount_minor::text AS held, o.quantity_minor::text AS quantity
+       FROM p2p_orders o JOIN ledger_holds h ON h.id = o.hold_id
+      WHERE (o.status IN ('awaiting_payment', 'paid', 'appealing') AND (h.status <> 'open' OR h.amount_minor <> o.quantity_minor))
+         OR (o.status NOT IN ('awaiting_payment', 'paid', 'appealing') AND h.status = 'open')
+         OR (o.status = 'released' AND (h.status <> 'posted' OR h.closed_entry_id IS DISTINCT FROM o.closing_entry_id))`,
   );
   // Transfers to another user (issue 19): every `transfer.user` entry is the one entry of a transfer
   // row, taking amount + fee from the sender's coin account, giving the amount to the recipient's and

@@ -22,7 +22,10 @@ export async function postAd(app: FastifyInstance, seller: WalletUser, total: st
   return answer.data as { id: string; remaining: string };
 }
 
-/** Every ad's escrow (its hold, or nothing once the hold closed) against what it offers plus its open orders. */
+/**
+ * Every sell ad's escrow (its hold, or nothing once the hold closed) against what it offers plus
+ * its open orders. Buy ads hold nothing (their orders' holds are proved by the ledger check).
+ */
 export async function escrowMismatches(db: Db) {
   const rows = await db.query<{ id: bigint; held: string | null; remaining_minor: string; open_orders: string }>(
     `SELECT a.id, CASE WHEN h.status = 'open' THEN h.amount_minor ELSE 0 END AS held, a.remaining_minor,
@@ -35,4 +38,11 @@ export async function escrowMismatches(db: Db) {
       return { adId: row.id.toString(), expected, held: toMinor(row.held ?? 0) };
     })
     .filter((row) => row.expected !== row.held);
+}
+
+/** A buy ad of `buyer`'s wanting `total` USDT (nothing is held). */
+export async function postBuyAd(app: FastifyInstance, buyer: WalletUser, total: string, terms: Partial<typeof adTerms> = {}) {
+  const answer = await call(app, 'POST', '/home/p2p/ads', buyer.token, { ...adTerms, contact: 'UPI buyer@bank', ...terms, side: 'buy', total });
+  if (answer.code !== 200) throw new Error(`post buy ad: ${answer.msg} ${JSON.stringify(answer.data)}`);
+  return answer.data as { id: string; remaining: string };
 }

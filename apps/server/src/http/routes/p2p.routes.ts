@@ -30,14 +30,16 @@ import { placeOrder } from '../../use-cases/p2p/place-order.ts';
 /** Fiat P2P (issue 6): sell ads with escrow, and the orders against them. */
 export const p2pRoutes = [
   handler(listP2pAdsContract, ({ session, query, deps }) =>
-    listAds(deps.db, { viewerId: session.user.id, fiat: query.fiat, mine: query.mine === 'true', page: query.page, pageSize: query.pageSize }),
+    listAds(deps.db, { viewerId: session.user.id, side: query.side, fiat: query.fiat, mine: query.mine === 'true', page: query.page, pageSize: query.pageSize }),
   ),
   handler(postP2pAdContract, ({ session, body, idempotencyKey, idempotency, deps }) =>
     postAd(deps, session.user, { ...body, requestKey: idempotencyKey }, idempotency),
   ),
   handler(editP2pAdContract, ({ session, params, body, idempotency, deps }) => editAd(deps, session.user.id, BigInt(params.adId), body, idempotency)),
   handler(closeP2pAdContract, ({ session, params, idempotency, deps }) => closeAd(deps, session.user.id, BigInt(params.adId), idempotency)),
-  handler(placeP2pOrderContract, ({ session, body, idempotency, deps }) => placeOrder(deps, session.user, { ...body, adId: BigInt(body.adId) }, idempotency)),
+  handler(placeP2pOrderContract, ({ session, body, idempotencyKey, idempotency, deps }) =>
+    placeOrder(deps, session.user, { ...body, adId: BigInt(body.adId), requestKey: idempotencyKey }, idempotency),
+  ),
   handler(listP2pOrdersContract, ({ session, query, deps }) => listOrdersOf(deps.db, { userId: session.user.id, ...query })),
   handler(getP2pOrderContract, ({ session, params, deps }) => findOrderView(deps.db, BigInt(params.orderId), session.user.id)),
   handler(markP2pOrderPaidContract, ({ session, params, idempotency, deps }) => markOrderPaid(deps, session.user, BigInt(params.orderId), idempotency)),

@@ -15,8 +15,8 @@ type Actor = { kind: 'user'; userId: bigint } | { kind: 'system' } | { kind: 'st
 
 /**
  * One step of an order, inside the caller's transaction. Locks, in this order: the order, its ad,
- * then (inside takeFromHold) the ad's hold and the ledger accounts in id order — the order every
- * P2P writer uses. The domain decides; here its effect is applied:
+ * then (inside takeFromHold) the escrow hold — the ad's for a sell ad, the order's own for a buy ad
+ * (issue 19) — and the ledger accounts in id order: the order every P2P writer uses. The domain decides; here its effect is applied:
  * - back to the ad: the quantity is offered again (or, the ad being closed, returned to the seller);
  * - release: one entry pays the escrow out, the quantity less 0.1 % to the buyer, the fee to the fees account;
  * - refund: the escrow returns to the seller's balance.
@@ -45,26 +45,34 @@ export async function applyStep(tx: Queryable, orderId: bigint, actor: Actor, co
   }
   const [ad] = await tx.query<AdRow>('SELECT * FROM p2p_ads WHERE id = $1 FOR UPDATE', [order.ad_id]);
   const quantityMinor = toMinor(order.quantity_minor);
+  // The escrow: the order's own hold on a buy ad (the seller's coins held when they sold into it),
+  // the ad's hold on a sell ad.
+  const escrowHoldId = order.hold_id ?? ad!.hold_id!;
   let closingEntryId: bigint | null = null;
   if (outcome.effect === 'return_to_ad') {
+    // The quantity is wanted or offered again while the ad is open.
     if (ad!.status === 'open') {
       await tx.query('UPDATE p2p_ads SET remaining_minor = remaining_minor + $2, updated_at = $3 WHERE id = $1', [ad!.id, quantityMinor.toString(), at]);
-    } else {
-      await takeFromHold(tx, { holdId: ad!.hold_id, returnMinor: quantityMinor, reason: 'p2p.order_cancelled', at });
+    }
+    // The seller's coins: back to them from the order's hold (a buy ad), or from a closed sell ad's hold.
+    if (order.hold_id !== null) {
+      await takeFromHold(tx, { holdId: order.hold_id, returnMinor: quantityMinor, reason: 'p2p.order_cancelled', memo: `P2P order ${order.order_no}`, at });
+    } else if (ad!.status !== 'open') {
+      await takeFromHold(tx, { holdId: ad!.hold_id!, returnMinor: quantityMinor, reason: 'p2p.order_cancelled', at });
     }
   } else if (outcome.effect === 'release_to_buyer') {
     const split = p2pReleaseSplit(quantityMinor);
     const buyerCoin = await ensureUserAccount(tx, order.buyer_id, 'coin', order.asset);
     const fees = await ensurePlatformAccount(tx, 'fees', order.asset);
     ({ entryId: closingEntryId } = await takeFromHold(tx, {
-      holdId: ad!.hold_id,
+      holdId: escrowHoldId,
       payouts: [{ toAccountId: buyerCoin, amountMinor: split.toBuyerMinor }, ...(split.feeMinor > 0n ? [{ toAccountId: fees, amountMinor: split.feeMinor }] : [])],
       reason: 'p2p.release',
       memo: `P2P order ${order.order_no}`,
       at,
     }));
   } else if (outcome.effect === 'refund_to_seller') {
-    ({ entryId: closingEntryId } = await takeFromHold(tx, { holdId: ad!.hold_id, returnMinor: quantityMinor, reason: 'p2p.refund', memo: `P2P order ${order.order_no}`, at }));
+    ({ entryId: closingEntryId } = await takeFromHold(tx, { holdId: escrowHoldId, returnMinor: quantityMinor, reason: 'p2p.refund', memo: `P2P order ${order.order_no}`, at }));
   }
   const ended = outcome.status === 'released' || outcome.status === 'cancelled' || outcome.status === 'refunded';
   await tx.query(

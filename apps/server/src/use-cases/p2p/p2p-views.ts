@@ -8,9 +8,13 @@ export const P2P_ASSET = 'USDT';
 export const P2P_SCALE = 6;
 export const FIAT_SCALE = 2;
 
+export type P2pAdSide = 'sell' | 'buy';
+
 export interface AdRow {
   id: bigint;
-  seller_id: bigint;
+  /** The seller of a sell ad, the buyer of a buy ad. */
+  owner_id: bigint;
+  side: P2pAdSide;
   asset: 'USDT';
   fiat: string;
   price_fiat_minor: string;
@@ -22,7 +26,8 @@ export interface AdRow {
   contact: string;
   remark: string;
   status: 'open' | 'closed';
-  hold_id: bigint;
+  /** The escrow of a sell ad; a buy ad holds nothing (its orders hold the seller's coins). */
+  hold_id: bigint | null;
   created_at: Date;
 }
 
@@ -45,6 +50,11 @@ export interface OrderRow {
   cancel_reason: 'buyer' | 'expired' | null;
   closing_entry_id: bigint | null;
   created_at: Date;
+  /** The order's own escrow (an order on a buy ad); null on a sell ad, whose hold is the ad's. */
+  hold_id: bigint | null;
+  ad_side: P2pAdSide;
+  /** The seller's payment details of an order on a buy ad. */
+  seller_contact: string | null;
 }
 
 type NameColumns = { username: string | null; email: string | null; phone: string | null; nickname: string | null };
@@ -52,13 +62,14 @@ type NameColumns = { username: string | null; email: string | null; phone: strin
 const nameOf = (id: bigint, row: NameColumns) =>
   publicUserName({ id, nickname: row.nickname, username: row.username, email: row.email, phone: row.phone });
 
-export const AD_SELECT = `SELECT a.*, u.username, u.email, u.phone, u.nickname FROM p2p_ads a JOIN users u ON u.id = a.seller_id`;
+export const AD_SELECT = `SELECT a.*, u.username, u.email, u.phone, u.nickname FROM p2p_ads a JOIN users u ON u.id = a.owner_id`;
 
 export function adView(row: AdRow & NameColumns, viewerId: bigint) {
   return {
     id: row.id.toString(),
-    sellerId: row.seller_id.toString(),
-    sellerName: nameOf(row.seller_id, row),
+    side: row.side,
+    ownerId: row.owner_id.toString(),
+    ownerName: nameOf(row.owner_id, row),
     asset: row.asset,
     fiat: row.fiat,
     price: formatAmount(toMinor(row.price_fiat_minor), FIAT_SCALE),
@@ -70,7 +81,7 @@ export function adView(row: AdRow & NameColumns, viewerId: bigint) {
     contact: row.contact,
     remark: row.remark,
     status: row.status,
-    mine: row.seller_id === viewerId,
+    mine: row.owner_id === viewerId,
     createdAt: row.created_at.toISOString(),
   };
 }
@@ -83,13 +94,17 @@ export async function findAdView(db: Queryable, adId: bigint, viewerId: bigint) 
   return adView(row, viewerId);
 }
 
-export const ORDER_SELECT = `SELECT o.*, a.contact AS seller_contact,
+// The seller's payment details: an order on a buy ad carries the seller's own; on a sell ad they are
+// the ad's. The buyer's contact is the buy ad's.
+export const ORDER_SELECT = `SELECT o.*, COALESCE(o.seller_contact, a.contact) AS seller_contact,
+    CASE WHEN o.ad_side = 'buy' THEN a.contact END AS buyer_contact,
     b.username AS b_username, b.email AS b_email, b.phone AS b_phone, b.nickname AS b_nickname,
     s.username AS s_username, s.email AS s_email, s.phone AS s_phone, s.nickname AS s_nickname
   FROM p2p_orders o JOIN p2p_ads a ON a.id = o.ad_id JOIN users b ON b.id = o.buyer_id JOIN users s ON s.id = o.seller_id`;
 
-interface OrderViewRow extends OrderRow {
+interface OrderViewRow extends Omit<OrderRow, 'seller_contact'> {
   seller_contact: string;
+  buyer_contact: string | null;
   b_username: string | null;
   b_email: string | null;
   b_phone: string | null;
@@ -107,6 +122,7 @@ export function orderView(row: OrderViewRow, viewerId: bigint) {
     id: row.id.toString(),
     orderNo: row.order_no,
     adId: row.ad_id.toString(),
+    adSide: row.ad_side,
     role: row.buyer_id === viewerId ? ('buyer' as const) : ('seller' as const),
     buyerName: nameOf(row.buyer_id, { username: row.b_username, email: row.b_email, phone: row.b_phone, nickname: row.b_nickname }),
     sellerName: nameOf(row.seller_id, { username: row.s_username, email: row.s_email, phone: row.s_phone, nickname: row.s_nickname }),
@@ -125,6 +141,7 @@ export function orderView(row: OrderViewRow, viewerId: bigint) {
     paidAt: row.paid_at?.toISOString() ?? null,
     endedAt: row.ended_at?.toISOString() ?? null,
     sellerContact: row.seller_contact,
+    buyerContact: row.buyer_contact,
     closingEntryId: row.closing_entry_id?.toString() ?? null,
     createdAt: row.created_at.toISOString(),
   };
@@ -151,13 +168,15 @@ export async function listOrdersOf(db: Queryable, input: { userId: bigint; scope
   return { items: rows.map((row) => orderView(row, input.userId)), total: Number(count!.total) };
 }
 
-export async function listAds(db: Queryable, input: { viewerId: bigint; fiat?: string; mine: boolean; page: number; pageSize: number }) {
+export async function listAds(db: Queryable, input: { viewerId: bigint; side: P2pAdSide; fiat?: string; mine: boolean; page: number; pageSize: number }) {
+  // Your own ads of every side; the market's of one side, best price first for the other side:
+  // the cheapest sell ads for a buyer, the highest buy ads for a seller.
   const where = input.mine
-    ? 'WHERE a.seller_id = $1 AND ($2::text IS NULL OR a.fiat = $2)'
-    : `WHERE a.status = 'open' AND a.remaining_minor > 0 AND ($2::text IS NULL OR a.fiat = $2) AND $1::bigint IS NOT NULL`;
-  const order = input.mine ? 'a.id DESC' : 'a.price_fiat_minor, a.id';
-  const params = [input.viewerId, input.fiat ?? null];
-  const rows = await db.query<AdRow & NameColumns>(`${AD_SELECT} ${where} ORDER BY ${order} LIMIT $3 OFFSET $4`, [
+    ? 'WHERE a.owner_id = $1 AND ($2::text IS NULL OR a.fiat = $2) AND $3::text IS NOT NULL'
+    : `WHERE a.status = 'open' AND a.side = $3 AND a.remaining_minor > 0 AND ($2::text IS NULL OR a.fiat = $2) AND $1::bigint IS NOT NULL`;
+  const order = input.mine ? 'a.id DESC' : input.side === 'sell' ? 'a.price_fiat_minor, a.id' : 'a.price_fiat_minor DESC, a.id';
+  const params = [input.viewerId, input.fiat ?? null, input.side];
+  const rows = await db.query<AdRow & NameColumns>(`${AD_SELECT} ${where} ORDER BY ${order} LIMIT $4 OFFSET $5`, [
     ...params,
     input.pageSize,
     (input.page - 1) * input.pageSize,

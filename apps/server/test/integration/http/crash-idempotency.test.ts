@@ -244,7 +244,7 @@ const scenarios: Record<string, () => Promise<Scenario>> = {
     const seller = await trader(t.app, t.db, name('crashad'), '500');
     return {
       send: (key) => call(t.app, 'POST', '/home/p2p/ads', seller.token, { ...adTerms, total: '300' }, key),
-      effect: () => count('SELECT count(*)::int AS n FROM p2p_ads WHERE seller_id = $1', seller.userId),
+      effect: () => count('SELECT count(*)::int AS n FROM p2p_ads WHERE owner_id = $1', seller.userId),
     };
   },
 

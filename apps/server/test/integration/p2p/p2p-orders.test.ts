@@ -47,7 +47,7 @@ describe('a sell ad and an order, through to release', () => {
     expect(ad).toMatchObject({ remaining: '500.000000', price: '85.50', fiat: 'INR', status: 'open', mine: true });
     expect(await coinBalance(t.db, seller.userId, 'USDT')).toEqual({ availableMinor: 500n * USDT, frozenMinor: 500n * USDT });
     const listed = await call(t.app, 'GET', '/home/p2p/ads?fiat=INR', buyer.token);
-    expect(listed.data.items.find((item: { id: string }) => item.id === ad.id)).toMatchObject({ mine: false, sellerName: seller.username });
+    expect(listed.data.items.find((item: { id: string }) => item.id === ad.id)).toMatchObject({ mine: false, side: 'sell', ownerName: seller.username });
 
     const placed = await order(buyer.token, ad.id, '100');
     expect(placed.data).toMatchObject({

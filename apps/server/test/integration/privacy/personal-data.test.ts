@@ -169,7 +169,7 @@ describe('what users see of each other', () => {
     const order = await call(t.app, 'GET', `/home/p2p/orders/${ids.orderId![0]}`, buyer.token);
     expect(order.data).toMatchObject({ sellerName: 'm***r@e***.org', buyerName: 'o***r@e***.net' });
     const ads = await call(t.app, 'GET', '/home/p2p/ads', third.token);
-    expect(ads.data.items.map((ad: { sellerName: string }) => ad.sellerName)).toEqual(['m***r@e***.org', 'm***r@e***.org']);
+    expect(ads.data.items.map((ad: { ownerName: string }) => ad.ownerName)).toEqual(['m***r@e***.org', 'm***r@e***.org']);
     // The confirmation of a transfer to another user names them the same way.
     const recipient = await call(t.app, 'GET', `/home/assets/transfer-recipient?to=${seller.userId}`, third.token);
     expect(recipient.data).toEqual({ uid: seller.userId, name: 'm***r@e***.org' });

@@ -175,7 +175,7 @@ function BuyRow({ ad, open, onToggle, onStale }: { ad: P2pAd; open: boolean; onT
   return (
     <li className="wallet-row" data-testid={`ad-row-${ad.id}`} data-fiat={ad.fiat}>
       <div className="wallet-row-head">
-        <strong data-testid="ad-seller">{ad.sellerName}</strong>
+        <strong data-testid="ad-seller">{ad.ownerName}</strong>
         {ad.mine ? (
           <span className="state-badge" data-testid="ad-mine">
             {t('web.p2p.ad.yours')}

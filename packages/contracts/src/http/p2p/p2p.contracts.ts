@@ -6,24 +6,28 @@ import { twoPersonReasonSchema } from '../admin/two-person.contracts.ts';
 import { validationMessages } from '../validation.ts';
 
 /**
- * Fiat P2P (issue 6): sell ads whose quantity sits in escrow (a ledger hold), and orders against
- * them: awaiting payment (0) → paid (1) → released (2), or cancelled. The fiat moves outside Keel.
+ * Fiat P2P (issue 6): sell ads whose quantity sits in escrow (a ledger hold), buy ads (issue 19)
+ * whose sellers' coins are held order by order when they sell into them, and orders against both:
+ * awaiting payment (0) → paid (1) → released (2), or cancelled. The fiat moves outside Keel.
  * Only USDT is traded in this first part (the spec's currency symbol).
  */
+
+export const p2pAdSides = ['sell', 'buy'] as const;
 
 export const p2pOrderStatuses = ['awaiting_payment', 'paid', 'released', 'cancelled', 'appealing', 'refunded'] as const;
 
 export const p2pAdSchema = z.object({
   id: idSchema,
-  sellerId: idSchema,
-  sellerName: z.string(),
+  side: z.enum(p2pAdSides).describe('sell: the owner sells USDT (held in escrow); buy: the owner buys USDT (sellers\' coins are held per order)'),
+  ownerId: idSchema,
+  ownerName: z.string().describe('the seller of a sell ad, the buyer of a buy ad; never a full contact'),
   asset: z.literal('USDT'),
   fiat: z.string().describe('ISO 4217 currency of the price'),
   price: z.string().describe('fiat per 1 USDT, two decimals'),
   min: z.string(),
   max: z.string(),
   total: z.string(),
-  remaining: z.string().describe('still offered: not sold and not in an open order'),
+  remaining: z.string().describe('still offered (a buy ad: still wanted): not traded and not in an open order'),
   paymentWindowMinutes: z.number().int(),
   contact: z.string(),
   remark: z.string(),
@@ -50,9 +54,14 @@ export const listP2pAdsContract = defineContract({
   id: 'p2p.ads',
   method: 'GET',
   path: '/home/p2p/ads',
-  summary: 'Open sell ads to buy from, best price first (`mine=true`: your own ads, open and closed).',
+  summary:
+    'Open ads of one side, best price first: sell ads to buy from (cheapest first) or buy ads to sell into (highest first). `mine=true`: your own ads of both sides, open and closed.',
   caller: 'user',
-  query: pageQuerySchema.extend({ fiat: z.string().trim().toUpperCase().regex(/^[A-Z]{3}$/).optional(), mine: z.enum(['true', 'false']).default('false') }),
+  query: pageQuerySchema.extend({
+    side: z.enum(p2pAdSides).default('sell'),
+    fiat: z.string().trim().toUpperCase().regex(/^[A-Z]{3}$/).optional(),
+    mine: z.enum(['true', 'false']).default('false'),
+  }),
   data: z.object({ items: z.array(p2pAdSchema), total: z.number().int() }),
   errors: [],
 });
@@ -61,10 +70,11 @@ export const postP2pAdContract = defineContract({
   id: 'p2p.postAd',
   method: 'POST',
   path: '/home/p2p/ads',
-  summary: 'Post a sell ad: its total quantity is frozen (a ledger hold) until sold, or returned when the ad is reduced or closed. Needs identity verification and a bound contact method. Needs an Idempotency-Key header.',
+  summary:
+    'Post an ad. A sell ad freezes its total quantity (a ledger hold) until sold, or returns it when the ad is reduced or closed; a buy ad states the quantity wanted and holds nothing (each seller who sells into it has their coins held for that order). Needs identity verification and a bound contact method. Needs an Idempotency-Key header.',
   caller: 'user',
   idempotent: true,
-  body: z.object({ ...adFields, total: decimalAmountSchema }),
+  body: z.object({ ...adFields, side: z.enum(p2pAdSides).default('sell'), total: decimalAmountSchema }),
   data: p2pAdSchema,
   errors: ['IDENTITY_VERIFICATION_REQUIRED', 'CONTACT_METHOD_REQUIRED', 'WRONG_AMOUNT', 'WRONG_PURCHASE_QUANTITY', 'INSUFFICIENT_BALANCE', 'IDEMPOTENCY_KEY_REQUIRED'],
 });
@@ -98,6 +108,7 @@ export const p2pOrderSchema = z.object({
   id: idSchema,
   orderNo: z.string(),
   adId: idSchema,
+  adSide: z.enum(p2pAdSides).describe('the side of the ad the order was placed on'),
   role: z.enum(['buyer', 'seller']).describe("the caller's side of this order"),
   buyerName: z.string(),
   sellerName: z.string(),
@@ -115,7 +126,8 @@ export const p2pOrderSchema = z.object({
   paymentDeadline: z.string(),
   paidAt: z.string().nullable(),
   endedAt: z.string().nullable(),
-  sellerContact: z.string(),
+  sellerContact: z.string().describe('where the buyer pays: the sell ad\'s contact, or the details the seller gave when selling into a buy ad'),
+  buyerContact: z.string().nullable().describe('the buy ad\'s contact (an order on a buy ad); null on a sell ad'),
   closingEntryId: z.string().nullable(),
   createdAt: z.string(),
 });
@@ -125,10 +137,15 @@ export const placeP2pOrderContract = defineContract({
   method: 'POST',
   path: '/home/p2p/orders',
   summary:
-    "Buy from a sell ad: a quantity within the ad's min, max and what it has left. The coins are already in escrow; pay the seller the total within the payment window, then mark the order paid. Needs an Idempotency-Key header.",
+    "Take the other side of an ad, a quantity within its min, max and what it has left. On a sell ad you buy: the coins are already in escrow; pay the seller the total within the payment window, then mark the order paid. On a buy ad you sell: your coins are held now from your coin account, and `contact` (required) tells the buyer where to pay you; release when the fiat has arrived. Needs an Idempotency-Key header.",
   caller: 'user',
   idempotent: true,
-  body: z.object({ adId: idSchema, quantity: decimalAmountSchema, remark: plainText(200).default('') }),
+  body: z.object({
+    adId: idSchema,
+    quantity: decimalAmountSchema,
+    remark: plainText(200).default(''),
+    contact: plainText(200).optional().describe('selling into a buy ad: your payment details for the buyer'),
+  }),
   data: p2pOrderSchema,
   errors: [
     'RECORD_NOT_FOUND',
@@ -139,6 +156,7 @@ export const placeP2pOrderContract = defineContract({
     'IDENTITY_VERIFICATION_REQUIRED',
     'ADVANCED_VERIFICATION_REQUIRED',
     'ORDERING_RESTRICTED',
+    'INSUFFICIENT_BALANCE',
     'IDEMPOTENCY_KEY_REQUIRED',
   ],
 });
