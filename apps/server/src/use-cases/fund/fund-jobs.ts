@@ -6,6 +6,7 @@ import { ensureUserAccount, postEntry, toMinor } from '../../persistence/ledger.
 import { publishToUser } from '../../realtime/publish.ts';
 import { assetScales } from '../assets/account-balances.ts';
 import { conversionTreasuryAccount, latestCollateralPrice } from '../loans/loans-support.ts';
+import { tellRequestDefaulted, tellRequestRefunded, tellRequestRepaid, tellTrancheReleased } from './fund-messages.ts';
 import { fundEscrowAccount } from './fund-support.ts';
 import { type FundRequestRow, REQUEST_COLUMNS, REQUEST_FROM, totalDueOf } from './fund-views.ts';
 import { pledgeReturnPostings } from './publish-request.ts';
@@ -104,6 +105,7 @@ async function refundRequest(tx: Queryable, row: FundRequestRow, nowMs: number):
     nowMs,
     entry.entryId,
   ]);
+  await tellRequestRefunded(tx, row, investments.map((each) => ({ userId: each.user_id, amountMinor: toMinor(each.amount_minor) })), at);
   return { requestId: row.id, status: 'expired', kind: 'refunded', userIds: [row.user_id, ...investments.map((each) => each.user_id)] };
 }
 
@@ -137,6 +139,7 @@ async function releaseDueTranches(tx: Queryable, row: FundRequestRow, nowMs: num
       nowMs,
       entry.entryId,
     ]);
+    await tellTrancheReleased(tx, row, tranche, at);
     releasedMinor += tranche.amountMinor;
   }
   const last = due.at(-1)!.number;
@@ -190,6 +193,7 @@ async function settleRequest(deps: Pick<Deps, 'market' | 'config'>, tx: Queryabl
         at,
       });
       await closeRequest(tx, row, investments, parts(totalDueMinor), entry.entryId, nowMs, { status: 'repaid', paidOutMinor: totalDueMinor, holdStatus: 'released' });
+      await tellRequestRepaid(tx, row, sharesOf(investments, parts(totalDueMinor)), totalDueMinor, at);
       return { requestId: row.id, status: 'repaid', kind: 'repaid', userIds };
     } catch (error) {
       if (!(error instanceof LedgerError && error.problem.kind === 'insufficient_balance')) throw error;
@@ -230,8 +234,13 @@ async function settleRequest(deps: Pick<Deps, 'market' | 'config'>, tx: Queryabl
     soldMinor: plan.soldMinor,
     shortfallMinor: plan.shortfallMinor,
   });
+  await tellRequestDefaulted(tx, row, sharesOf(investments, parts(plan.repaidMinor)), { totalDueMinor, sold: formatAmount(plan.soldMinor, scale), price: priceText }, at);
   return { requestId: row.id, status: 'defaulted', kind: 'defaulted', userIds };
 }
+
+/** Each investment's part of a payout, by investor. */
+const sharesOf = (investments: readonly InvestmentRow[], parts: readonly bigint[]) =>
+  investments.map((each, index) => ({ userId: each.user_id, amountMinor: parts[index]! }));
 
 async function closeRequest(
   tx: Queryable,
@@ -292,6 +301,8 @@ export async function sweepFund(deps: Pick<Deps, 'db' | 'now' | 'market' | 'conf
   for (const outcome of outcomes) {
     for (const userId of new Set(outcome.userIds)) {
       await publishToUser(deps, userId, { kind: 'fund.request', requestId: outcome.requestId.toString(), status: outcome.status });
+      // Each of them was sent a message in the step's transaction.
+      await publishToUser(deps, userId, { kind: 'message', unread: true });
     }
   }
   return outcomes;

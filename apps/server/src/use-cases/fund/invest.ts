@@ -8,6 +8,7 @@ import type { UserRow } from '../../persistence/users.repository.ts';
 import { publishToUser } from '../../realtime/publish.ts';
 import { parseUserAmount } from '../amount-input.ts';
 import { checkPaymentPassword } from '../user/check-payment-password.ts';
+import { tellRequestFilled } from './fund-messages.ts';
 import { fundEscrowAccount, fundInvestmentNumber } from './fund-support.ts';
 import { type FundRequestRow, REQUEST_COLUMNS, REQUEST_FROM, readInvestment } from './fund-views.ts';
 
@@ -28,8 +29,8 @@ export interface InvestInput {
  */
 async function fillRequest(tx: Queryable, row: FundRequestRow, now: Date): Promise<void> {
   const nowMs = now.getTime();
-  const investments = await tx.query<{ id: bigint; account_id: bigint; amount_minor: string; hold_id: bigint }>(
-    `SELECT id, account_id, amount_minor::text AS amount_minor, hold_id FROM fund_investments WHERE request_id = $1 AND status = 'held' ORDER BY id`,
+  const investments = await tx.query<{ id: bigint; user_id: bigint; account_id: bigint; amount_minor: string; hold_id: bigint }>(
+    `SELECT id, user_id, account_id, amount_minor::text AS amount_minor, hold_id FROM fund_investments WHERE request_id = $1 AND status = 'held' ORDER BY id`,
     [row.id],
   );
   const escrow = await fundEscrowAccount(tx);
@@ -51,12 +52,14 @@ async function fillRequest(tx: Queryable, row: FundRequestRow, now: Date): Promi
     now,
   ]);
   await tx.query(`UPDATE fund_investments SET status = 'invested' WHERE request_id = $1 AND status = 'held'`, [row.id]);
+  const dueAtMs = fundDueAtMs(nowMs, row.term_days);
   await tx.query(`UPDATE fund_requests SET status = 'funded', filled_at_ms = $2, fill_entry_id = $3, next_release_at_ms = $2, due_at_ms = $4 WHERE id = $1`, [
     row.id,
     nowMs,
     entry.entryId,
-    fundDueAtMs(nowMs, row.term_days),
+    dueAtMs,
   ]);
+  await tellRequestFilled(tx, row, investments.map((each) => ({ userId: each.user_id, amountMinor: toMinor(each.amount_minor) })), dueAtMs, now);
 }
 
 /**
@@ -135,6 +138,8 @@ export async function investInFundRequest(deps: Deps, input: InvestInput, idempo
   }
   const told = new Set<bigint>([input.user.id, outcome.borrowerId, ...outcome.investorIds]);
   for (const userId of told) await publishToUser(deps, userId, { kind: 'fund.request', requestId: input.requestId.toString(), status: outcome.requestStatus });
+  // The fill sent the borrower and every investor a message.
+  if (outcome.requestStatus === 'funded') for (const userId of told) await publishToUser(deps, userId, { kind: 'message', unread: true });
   return outcome.view;
 
   async function answer(tx: Queryable, investmentId: bigint) {

@@ -26,6 +26,7 @@ import { assetScales } from '../assets/account-balances.ts';
 import { borrowerCredit, collateralPriceOrFail } from '../loans/loans-support.ts';
 import { checkPaymentPassword } from '../user/check-payment-password.ts';
 import { verificationStatesOf } from '../verification/submit-verification.ts';
+import { tellRequestApproved, tellRequestRejected } from './fund-messages.ts';
 import { fundRequestNumber } from './fund-support.ts';
 import { type FundRequestRow, REQUEST_COLUMNS, REQUEST_FROM, readRequest, requestViews } from './fund-views.ts';
 
@@ -206,6 +207,7 @@ export async function decideFundRequest(
         nowMs,
         nowMs + row.window_hours * 3_600_000,
       ]);
+      await tellRequestApproved(tx, row, nowMs + row.window_hours * 3_600_000, now);
     } else {
       const entry = await postEntry(tx, {
         reason: 'fund.reject',
@@ -221,6 +223,7 @@ export async function decideFundRequest(
         `UPDATE fund_requests SET status = 'rejected', reviewed_by = $2, reviewed_at_ms = $3, reject_reason = $4, closed_at_ms = $3, close_entry_id = $5 WHERE id = $1`,
         [row.id, staff.staff.id, nowMs, input.reason ?? null, entry.entryId],
       );
+      await tellRequestRejected(tx, row, input.reason ?? '', now);
     }
     await appendAudit(tx, {
       staffId: staff.staff.id,
@@ -236,5 +239,6 @@ export async function decideFundRequest(
     return { ...view!, userId: row.user_id.toString() };
   });
   await publishToUser(deps, BigInt(decided.userId), { kind: 'fund.request', requestId: decided.id, status: decided.status });
+  await publishToUser(deps, BigInt(decided.userId), { kind: 'message', unread: true });
   return decided;
 }

@@ -29,6 +29,13 @@ const request = async (token: string, id: string) => {
   if (answer.code !== 200) throw new Error(`request ${id}: ${JSON.stringify(answer)}`);
   return answer.data;
 };
+/** The titles of a user's system messages, oldest first (they are written in the step's transaction). */
+const messageTitles = async (userId: string) =>
+  (await t.db.query<{ title: string }>('SELECT title FROM messages WHERE user_id = $1 ORDER BY id', [userId])).map((row) => row.title);
+const lastMessage = async (userId: string) => {
+  const [row] = await t.db.query<{ title: string; body: string }>('SELECT title, body FROM messages WHERE user_id = $1 ORDER BY id DESC LIMIT 1', [userId]);
+  return row!;
+};
 async function prices(btcPrice = '30000') {
   const ticks = await t.market!.record([
     { symbol: 'BTC/USDT', price: btcPrice, atMs: nowMs },
@@ -82,6 +89,10 @@ describe('published, reviewed, filled, released in two steps, repaid to three in
 
     const approved = await review(t.app, await reviewer(), made.data.id, 'approve');
     expect(approved.data).toMatchObject({ status: 'open', openedAtMs: nowMs, windowEndsAtMs: nowMs + 72 * 3_600_000 });
+    expect(await lastMessage(borrower.userId)).toEqual({
+      title: `Funding request ${made.data.requestNo} is open to investors`,
+      body: `Your funding request ${made.data.requestNo} for 10000.000000 USDT was approved and is in the pool until 2026-12-04 10:00 (UTC). If it is not filled by then, your collateral returns in full.`,
+    });
     const bob = await investor(t.app, t.db, 'fundinvestor2');
     const carol = await investor(t.app, t.db, 'fundinvestor3');
     expect((await call(t.app, 'GET', '/home/fund/pool', alice.token)).data.items.map((each: { id: string }) => each.id)).toContain(made.data.id);
@@ -95,6 +106,12 @@ describe('published, reviewed, filled, released in two steps, repaid to three in
     expect(last.data).toMatchObject({ status: 'invested', requestStatus: 'funded' });
     expect(await coin(t.db, alice.userId, 'USDT')).toMatchObject({ available: usdt('5000'), frozen: 0n });
     expect((await invest(t.app, carol, made.data.id, '10')).msg).toBe('the request is not open for investment');
+    // The fill tells the borrower and each investor, with their own amount.
+    expect((await lastMessage(borrower.userId)).body).toBe(
+      `3 investors funded your request ${made.data.requestNo} with 10000.000000 USDT. It is paid to you in 2 tranches; 10150.000000 USDT is due on 2026-12-31 10:00 (UTC) from your coin account.`,
+    );
+    expect(await lastMessage(bob.userId)).toMatchObject({ title: `Your investment in ${made.data.requestNo} is invested` });
+    expect((await lastMessage(bob.userId)).body).toContain('your 3000.000000 USDT left your coin account');
 
     // The job releases the first tranche at once, the second ten days later.
     await sweep();
@@ -106,6 +123,10 @@ describe('published, reviewed, filled, released in two steps, repaid to three in
     await sweep();
     expect(await coin(t.db, borrower.userId, 'USDT')).toMatchObject({ available: usdt('10150') });
     expect((await sweep()).length).toBe(0);
+    expect((await messageTitles(borrower.userId)).filter((title) => title.startsWith('Tranche'))).toEqual([
+      'Tranche 1 of 2 released: 5000.000000 USDT',
+      'Tranche 2 of 2 released: 5000.000000 USDT',
+    ]);
 
     // At term: 10,150 to the investors, 5,000 : 3,000 : 2,000.
     nowMs += 20 * DAY_MS;
@@ -121,6 +142,10 @@ describe('published, reviewed, filled, released in two steps, repaid to three in
     expect((await coin(t.db, carol.userId, 'USDT')).available).toBe(usdt('10030'));
     const mine = (await call(t.app, 'GET', '/home/fund/investments', bob.token)).data.items;
     expect(mine).toMatchObject([{ status: 'invested', requestStatus: 'repaid', paid: '3045.000000' }]);
+    expect((await lastMessage(bob.userId)).title).toBe(`3045.000000 USDT paid from ${made.data.requestNo}`);
+    expect((await lastMessage(borrower.userId)).title).toBe(`Funding request ${made.data.requestNo} repaid`);
+    // Once each: a second sweep tells nobody again.
+    expect((await messageTitles(alice.userId)).filter((title) => title.includes('paid from'))).toEqual([`5075.000000 USDT paid from ${made.data.requestNo}`]);
     expect((await sweep()).length).toBe(0);
     await expectLedgerWhole();
   });
@@ -147,6 +172,8 @@ describe('a request that never fills', () => {
     expect(await coin(t.db, erin.userId, 'USDT')).toMatchObject({ available: usdt('10000'), frozen: 0n });
     expect(await coin(t.db, borrower.userId, 'BTC')).toMatchObject({ available: btc('1'), frozen: 0n });
     expect((await call(t.app, 'GET', '/home/fund/investments', dave.token)).data.items).toMatchObject([{ status: 'refunded', paid: '2500.000000' }]);
+    expect((await lastMessage(dave.userId)).title).toBe(`2500.000000 USDT returned from ${made.data.requestNo}`);
+    expect((await lastMessage(borrower.userId)).title).toBe(`Funding request ${made.data.requestNo} was not filled`);
     expect(await sweep()).toEqual([]);
     await expectLedgerWhole();
   });
@@ -186,6 +213,8 @@ describe('a borrower who cannot pay at term', () => {
     // 1,010 × 333.33 ÷ 1,000 = 336.6633 each for the first two; the last takes the remainder, 336.6734.
     expect(paid).toEqual(['336.663300', '336.663300', '336.673400']);
     expect(await coin(t.db, borrower.userId, 'BTC')).toMatchObject({ available: btc('0.97475'), frozen: 0n });
+    expect((await lastMessage(borrower.userId)).body).toContain('so 0.02525000 BTC of your collateral was sold at the recorded price of 40000.00000000');
+    expect((await lastMessage(investors[2]!.userId)).title).toBe(`336.673400 USDT recovered from ${made.data.requestNo}`);
     await expectLedgerWhole();
   });
 });
@@ -206,6 +235,7 @@ describe('refusals and review', () => {
     expect((await review(t.app, await reviewer(), made.data.id, 'reject')).code).toBe(400);
     const rejected = await review(t.app, compliance, made.data.id, 'reject', 'The purpose is not described.');
     expect(rejected.data).toMatchObject({ status: 'rejected', rejectReason: 'The purpose is not described.' });
+    expect((await lastMessage(borrower.userId)).body).toContain('Reason: The purpose is not described.');
     expect(await coin(t.db, borrower.userId, 'BTC')).toMatchObject({ available: btc('1'), frozen: 0n });
     expect((await review(t.app, compliance, made.data.id, 'approve')).msg).toBe('no longer pending review');
 
