@@ -26,6 +26,18 @@ describe('amountProblem', () => {
     expect(amountProblem('9.99', withdrawal)).toBe('belowMin');
     expect(amountProblem('49.000001', withdrawal)).toBe('aboveAvailableWithFee');
   });
+
+  it('checks amount + a fee that depends on the amount (given the amount as typed) against the balance', () => {
+    const seen: string[] = [];
+    const feeFor = (amount: string) => {
+      seen.push(amount);
+      return amount === '10' ? '10' : '10.000002';
+    };
+    const limits = { scale: 6, available: '20', fee: '100', feeFor };
+    expect(amountProblem('10', limits)).toBeNull();
+    expect(amountProblem('9.999999', limits)).toBe('aboveAvailableWithFee');
+    expect(seen).toEqual(['10', '9.999999']);
+  });
 });
 
 describe('amountField', () => {

@@ -19,6 +19,11 @@ export interface AmountLimits {
   available?: string;
   /** A withdrawal's published fee, held on top of the amount. */
   fee?: string;
+  /**
+   * A fee that depends on the amount (a transfer to another user: a share of it, rounded up), paid
+   * on top; given the amount as typed, already known to be valid at `scale`. Wins over `fee`.
+   */
+  feeFor?: (amount: string) => string;
   /** A withdrawal's published minimum. */
   min?: string;
 }
@@ -46,8 +51,9 @@ export function amountProblem(text: string, limits: AmountLimits): AmountProblem
   if (limits.min !== undefined && isDecimal(limits.min) && compareDecimal(amount, parseDecimal(limits.min)) < 0) return 'belowMin';
   if (limits.available === undefined || !isDecimal(limits.available)) return null;
   const available = parseDecimal(limits.available);
-  if (limits.fee !== undefined && isDecimal(limits.fee)) {
-    return compareDecimal(addDecimal(amount, parseDecimal(limits.fee)), available) > 0 ? 'aboveAvailableWithFee' : null;
+  const fee = limits.feeFor ? limits.feeFor(text) : limits.fee;
+  if (fee !== undefined && isDecimal(fee)) {
+    return compareDecimal(addDecimal(amount, parseDecimal(fee)), available) > 0 ? 'aboveAvailableWithFee' : null;
   }
   return compareDecimal(amount, available) > 0 ? 'aboveAvailable' : null;
 }

@@ -20,9 +20,10 @@ import { useToast } from '../../shared/ui/toast.tsx';
 import { useMoneyErrorText } from '../assets/useMoneyErrorText.ts';
 import { PagedWalletList } from '../wallet/WalletList.tsx';
 import { ConfirmAction, Time, useRefusalFormat } from '../wallet/WalletParts.tsx';
-import { acceptableQuantity, buyFormSchema, fiatTotal, isFiatCode, maxBuyable, P2P_SCALE, p2pRules } from './ad-form.ts';
+import { acceptableQuantity, buyFormSchema, fiatTotal, isFiatCode, maxBuyable, type P2pAdSide, P2P_SCALE, p2pRules } from './ad-form.ts';
 import type { P2pAd } from './order-rules.ts';
 import { EscrowNotice, FiatAmount, P2pRefusalNotice, type Refused, refusedOf, UsdtAmount, useFiatOptions } from './P2pParts.tsx';
+import { SellIntoForm } from './SellIntoForm.tsx';
 
 /** The terms every ad row shows: price per USDT, what is left, the order limits and the payment window. */
 function AdTerms({ ad, showTotal }: { ad: P2pAd; showTotal?: boolean }) {
@@ -44,7 +45,7 @@ function AdTerms({ ad, showTotal }: { ad: P2pAd; showTotal?: boolean }) {
         </div>
       )}
       <div>
-        <dt>{showTotal ? t('web.p2p.ad.remaining') : t('web.p2p.ad.available')}</dt>
+        <dt>{ad.side === 'buy' ? (showTotal ? t('web.p2p.ad.stillWanted') : t('web.p2p.ad.wanted')) : showTotal ? t('web.p2p.ad.remaining') : t('web.p2p.ad.available')}</dt>
         <dd>
           <UsdtAmount value={ad.remaining} testId={showTotal ? 'ad-remaining' : 'ad-available'} />
         </dd>
@@ -170,19 +171,30 @@ function BuyForm({ ad, onDone, onStale }: { ad: P2pAd; onDone: () => void; onSta
   );
 }
 
-function BuyRow({ ad, open, onToggle, onStale }: { ad: P2pAd; open: boolean; onToggle: () => void; onStale: () => void }) {
+/**
+ * One ad of the market: its owner, its terms and the action that takes its other side — "Buy" on a
+ * sell ad, "Sell" on a buy ad — opening its form in place. One's own ads have no action.
+ */
+function AdRow({ ad, open, onToggle, onStale }: { ad: P2pAd; open: boolean; onToggle: () => void; onStale: () => void }) {
   const { t } = useI18n();
+  const buyAd = ad.side === 'buy';
   return (
-    <li className="wallet-row" data-testid={`ad-row-${ad.id}`} data-fiat={ad.fiat}>
+    <li className="wallet-row" data-testid={`ad-row-${ad.id}`} data-fiat={ad.fiat} data-side={ad.side}>
       <div className="wallet-row-head">
-        <strong data-testid="ad-seller">{ad.ownerName}</strong>
+        <strong data-testid={buyAd ? 'ad-buyer' : 'ad-seller'}>{ad.ownerName}</strong>
         {ad.mine ? (
           <span className="state-badge" data-testid="ad-mine">
             {t('web.p2p.ad.yours')}
           </span>
         ) : (
-          <Button className="btn-small" variant={open ? 'secondary' : 'primary'} aria-expanded={open} onClick={onToggle} data-testid="ad-buy">
-            {t('web.p2p.ad.buy')}
+          <Button
+            className="btn-small"
+            variant={open ? 'secondary' : 'primary'}
+            aria-expanded={open}
+            onClick={onToggle}
+            data-testid={buyAd ? 'ad-sell' : 'ad-buy'}
+          >
+            {buyAd ? t('web.p2p.ad.sell') : t('web.p2p.ad.buy')}
           </Button>
         )}
       </div>
@@ -192,7 +204,7 @@ function BuyRow({ ad, open, onToggle, onStale }: { ad: P2pAd; open: boolean; onT
           {ad.remark}
         </p>
       )}
-      {open && !ad.mine && <BuyForm ad={ad} onDone={onToggle} onStale={onStale} />}
+      {open && !ad.mine && (buyAd ? <SellIntoForm ad={ad} onDone={onToggle} onStale={onStale} /> : <BuyForm ad={ad} onDone={onToggle} onStale={onStale} />)}
     </li>
   );
 }
@@ -200,25 +212,28 @@ function BuyRow({ ad, open, onToggle, onStale }: { ad: P2pAd; open: boolean; onT
 export const P2P_PAGE_SIZE = 20;
 
 /**
- * The "Buy" list: open sell ads, best price first, filtered by currency (kept in the address as
- * `?fiat=`). Each row opens its buy form in place.
+ * The market of one side (issue 19): `sell` lists the open sell ads, cheapest first (the "Buy USDT"
+ * view); `buy` the open buy ads, highest price first (the "Sell USDT" view). Filtered by currency
+ * (kept in the address as `?fiat=`). Each row opens its form in place.
  */
-export function BuyList() {
+export function AdMarket({ side }: { side: P2pAdSide }) {
   const { t } = useI18n();
   const [params, setParams] = useSearchParams();
   const fiatOptions = useFiatOptions();
   const param = params.get('fiat');
   const fiat = isFiatCode(param) ? param : '';
   const [openId, setOpenId] = useState<string | null>(null);
-  const list = usePagedQuery(listP2pAdsContract, { mine: 'false', ...(fiat ? { fiat } : {}) });
+  const list = usePagedQuery(listP2pAdsContract, { mine: 'false', side, ...(fiat ? { fiat } : {}) });
+  // The test ids of the sell ads' list ("buy") stay as they were before buy ads.
+  const prefix = side === 'sell' ? 'buy' : 'sell';
 
   return (
-    <section className="p2p-section" data-testid="buy-list-section">
+    <section className="p2p-section" data-testid={`${prefix}-list-section`}>
       <SelectField
         label={t('web.p2p.shop.fiatFilter')}
         value={fiat}
         options={[{ value: '', label: t('web.p2p.shop.allFiats') }, ...fiatOptions]}
-        testId="buy-fiat-filter"
+        testId={`${prefix}-fiat-filter`}
         onChange={(value) => {
           const next = new URLSearchParams(params);
           if (value) next.set('fiat', value);
@@ -227,9 +242,9 @@ export function BuyList() {
           setParams(next, { replace: true });
         }}
       />
-      <PagedWalletList list={list} emptyText={fiat ? t('web.p2p.shop.emptyFiat', { fiat }) : t('web.p2p.shop.empty')} testId="buy-list">
+      <PagedWalletList list={list} emptyText={fiat ? t('web.p2p.shop.emptyFiat', { fiat }) : t('web.p2p.shop.empty')} testId={`${prefix}-list`}>
         {(ad) => (
-          <BuyRow
+          <AdRow
             key={ad.id}
             ad={ad}
             open={openId === ad.id}
@@ -242,13 +257,24 @@ export function BuyList() {
   );
 }
 
+/** The "Buy" list: open sell ads, best price first. */
+export function BuyList() {
+  return <AdMarket side="sell" />;
+}
+
 function MyAdRow({ ad, onClose, closing }: { ad: P2pAd; onClose: (ad: P2pAd) => void; closing: boolean }) {
   const { t, tRich } = useI18n();
   const open = ad.status === 'open';
+  const buyAd = ad.side === 'buy';
   return (
-    <li className={open ? 'wallet-row' : 'wallet-row is-muted'} data-testid={`ad-row-${ad.id}`} data-status={ad.status}>
+    <li className={open ? 'wallet-row' : 'wallet-row is-muted'} data-testid={`ad-row-${ad.id}`} data-status={ad.status} data-side={ad.side}>
       <div className="wallet-row-head">
-        <strong data-testid="ad-fiat">{ad.fiat}</strong>
+        <span className="p2p-ad-title">
+          <span className="state-badge" data-testid="ad-side" data-side={ad.side}>
+            {buyAd ? t('web.p2p.ad.sideBuy') : t('web.p2p.ad.sideSell')}
+          </span>
+          <strong data-testid="ad-fiat">{ad.fiat}</strong>
+        </span>
         <span className={`state-badge wallet-status ${open ? 'wallet-status-good' : ''}`} data-testid="ad-status" data-status={ad.status}>
           {open ? t('web.p2p.ad.statusOpen') : t('web.p2p.ad.statusClosed')}
         </span>
@@ -264,7 +290,7 @@ function MyAdRow({ ad, onClose, closing }: { ad: P2pAd; onClose: (ad: P2pAd) => 
           </Link>
           <ConfirmAction
             label={t('web.p2p.ad.close')}
-            question={t('web.p2p.ad.closeQuestion')}
+            question={buyAd ? t('web.p2p.ad.closeQuestionBuy') : t('web.p2p.ad.closeQuestion')}
             confirmLabel={t('web.p2p.ad.closeConfirm')}
             busy={closing}
             onConfirm={() => onClose(ad)}
@@ -277,9 +303,10 @@ function MyAdRow({ ad, onClose, closing }: { ad: P2pAd; onClose: (ad: P2pAd) => 
 }
 
 /**
- * "My ads": the user's ads, open and closed, with what each still offers. Edit opens the sell form
- * with the ad; close returns what it still offers to the coin account (its open orders keep their
- * escrow until they end).
+ * "My ads": the user's ads of both sides, open and closed, each with its side and what it still
+ * offers (a buy ad: still wants). Edit opens the ad form with the ad; closing a sell ad returns what
+ * it still offers to the coin account (its open orders keep their escrow until they end); a buy ad
+ * holds nothing.
  */
 export function MyAdsList() {
   const { t } = useI18n();
@@ -297,7 +324,7 @@ export function MyAdsList() {
     try {
       await closeAd.mutateAsync({ params: { adId: ad.id }, idempotencyKey: closeKey.keyFor(`close:${ad.id}`) });
       closeKey.settle();
-      toast(t('web.p2p.ad.closed'));
+      toast(ad.side === 'buy' ? t('web.p2p.ad.closedBuy') : t('web.p2p.ad.closed'));
     } catch (error) {
       closeKey.settle(error);
       if (isSessionError(error)) return;
@@ -316,7 +343,7 @@ export function MyAdsList() {
         {(ad) => <MyAdRow key={ad.id} ad={ad} closing={closing === ad.id} onClose={(each) => void close(each)} />}
       </PagedWalletList>
       <Link to="/trade/shopping/sell" className="btn btn-primary btn-block" data-testid="my-ads-post">
-        {t('web.p2p.shop.postAd')}
+        {t('web.p2p.shop.postAnAd')}
       </Link>
     </section>
   );

@@ -16,7 +16,7 @@ import { Button, Card, LoadFailedNotice, Notice, TextField } from '../../shared/
 import { useMoneyErrorText } from '../assets/useMoneyErrorText.ts';
 import { useCountdown } from '../auth/useCountdown.ts';
 import { Fact, Time, useRefusalFormat } from '../wallet/WalletParts.tsx';
-import { appealOpensAtMs, isOrderInProgress, orderActions, orderPath, type P2pOrder, type P2pRole } from './order-rules.ts';
+import { appealOpensAtMs, isOrderInProgress, orderActions, orderContacts, orderPath, type P2pOrder, type P2pRole } from './order-rules.ts';
 import { OrderChat } from './OrderChat.tsx';
 import { describeP2pRefusal } from './p2p-refusal.ts';
 import {
@@ -118,12 +118,14 @@ export function OrderFacts({ order }: { order: P2pOrder }) {
           </p>
         </div>
       )}
-      <div className="address-block">
-        <p className="muted">{order.role === 'buyer' ? t('web.p2p.order.sellerContact') : t('web.p2p.order.yourContact')}</p>
-        <p className="p2p-contact" data-testid="order-seller-contact">
-          {order.sellerContact}
-        </p>
-      </div>
+      {orderContacts(order).map((contact) => (
+        <div className="address-block" key={contact.testId}>
+          <p className="muted">{t(contact.label)}</p>
+          <p className="p2p-contact" data-testid={contact.testId}>
+            {contact.value}
+          </p>
+        </div>
+      ))}
     </Card>
   );
 }

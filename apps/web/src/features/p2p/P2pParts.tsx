@@ -18,7 +18,7 @@ import {
   type P2pOrderStatus,
   paymentRemainingMs,
 } from './order-rules.ts';
-import { describeP2pRefusal } from './p2p-refusal.ts';
+import { describeP2pRefusal, type P2pRefusalContext } from './p2p-refusal.ts';
 import type { useOrderStep } from './useOrderStep.ts';
 import '../auth/auth.css';
 import './p2p.css';
@@ -41,13 +41,18 @@ export function refusedOf(error: unknown): Refused {
  * the next step where there is one (verify, advanced verification, bind a contact method, set the
  * payment password).
  */
-export function P2pRefusalNotice({ refused, testId = 'p2p-error' }: { refused: Refused; testId?: string }) {
+export function P2pRefusalNotice({ refused, testId = 'p2p-error', context }: { refused: Refused; testId?: string; context?: P2pRefusalContext }) {
   const { t, tServer } = useI18n();
   const format = useRefusalFormat();
-  const refusal = describeP2pRefusal(refused.message, refused.data, {
-    amount: format.amount,
-    time: format.time,
-  });
+  const refusal = describeP2pRefusal(
+    refused.message,
+    refused.data,
+    {
+      amount: format.amount,
+      time: format.time,
+    },
+    context,
+  );
   return (
     <div data-error={refusal.errorKey ?? 'UNKNOWN'} className="refusal">
       <Notice tone="error" title={tServer(refused.message)} testId={testId}>
@@ -173,7 +178,7 @@ export function ShopLinks({ except }: { except?: 'shop' | 'sell' | 'orders' | 'c
   const { t } = useI18n();
   const links = [
     { key: 'shop', to: '/trade/shopping', label: t('web.p2p.shop.title'), testId: 'to-shop' },
-    { key: 'sell', to: '/trade/shopping/sell', label: t('web.p2p.shop.postAd'), testId: 'to-post-ad' },
+    { key: 'sell', to: '/trade/shopping/sell', label: t('web.p2p.shop.postAnAd'), testId: 'to-post-ad' },
     { key: 'orders', to: '/orderlist', label: t('web.p2p.orders.title'), testId: 'to-orderlist' },
     { key: 'chats', to: '/trade/contact/list', label: t('web.p2p.chats.title'), testId: 'to-chat-list' },
   ].filter((link) => link.key !== except);

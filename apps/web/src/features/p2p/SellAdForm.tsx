@@ -33,6 +33,7 @@ import {
   CONTACT_MAX,
   FIAT_SCALE,
   fiatTotal,
+  type P2pAdSide,
   P2P_SCALE,
   p2pRules,
   PAYMENT_WINDOW_DEFAULT,
@@ -99,14 +100,16 @@ const valuesOf = (ad: P2pAd): AdFormValues => ({
 type AdField = keyof AdFormValues;
 
 /**
- * /trade/shopping/sell: post a sell ad (or, with `?ad={id}`, edit one of mine). The whole quantity
- * is frozen in escrow (a ledger hold) when the ad is posted, so every order on it is backed by coins
- * that cannot move elsewhere; what is not sold returns when the ad is lowered or closed. Selling
- * needs identity verification and a bound contact method (spec section 5); the contact is prefilled
- * from the user's P2P contact methods. The form is checked by `adFormSchema` (the contract's
- * fields and the P2P rules between them).
+ * /trade/shopping/sell: post an ad (or, with `?ad={id}`, edit one of mine), of either side. A sell
+ * ad's whole quantity is frozen in escrow (a ledger hold) when the ad is posted, so every order on
+ * it is backed by coins that cannot move elsewhere; what is not sold returns when the ad is lowered
+ * or closed. A buy ad (issue 19, `side="buy"`) states the quantity wanted and holds nothing: each
+ * seller's coins are held when they sell into it. The fields are the same; the texts say which.
+ * Posting needs identity verification and a bound contact method (spec section 5); the contact is
+ * prefilled from the user's P2P contact methods. The form is checked by `adFormSchema` (the
+ * contract's fields and the P2P rules between them). An edited ad keeps its side.
  */
-export function SellAdForm({ editId }: { editId: string | null }) {
+export function SellAdForm({ editId, side: newSide = 'sell' }: { editId: string | null; side?: P2pAdSide }) {
   const { t, tRich } = useI18n();
   const navigate = useNavigate();
   const toast = useToast();
@@ -122,10 +125,12 @@ export function SellAdForm({ editId }: { editId: string | null }) {
   const edit = useContractMutation(editP2pAdContract, changes);
   const existing = useMyAd(editId);
   const editing = editId !== null;
+  const side: P2pAdSide = editing ? (existing.ad?.side ?? 'sell') : newSide;
+  const buyAd = side === 'buy';
   const available = accounts ? (balanceOf(accounts, 'coin', 'USDT')?.available ?? '0') : undefined;
-  // The schema reads the balance and the ad on screen when it checks.
+  // The schema reads the balance, the side and the ad on screen when it checks.
   const context = useRef<AdFormContext>({ mode: editing ? 'edit' : 'post' });
-  context.current = editing ? { mode: 'edit', currentRemaining: existing.ad?.remaining } : { mode: 'post', available };
+  context.current = editing ? { mode: 'edit', currentRemaining: existing.ad?.remaining } : { mode: 'post', side, available };
   const schema = useMemo(() => adFormSchema(() => context.current), []);
   const form = useContractForm(schema, { defaultValues: emptyValues() });
   const { errors, isSubmitted } = form.formState;
@@ -154,7 +159,7 @@ export function SellAdForm({ editId }: { editId: string | null }) {
   const quantityText = normaliseAmountInput(quantity);
   // Read as typed for the figures below, and for the one problem worth saying before the user
   // submits (more than the coin account has); the whole form is checked on submit.
-  const liveQuantityProblem = !editing && quantityText !== '' ? amountProblem(quantityText, { scale: P2P_SCALE, available }) : null;
+  const liveQuantityProblem = !editing && !buyAd && quantityText !== '' ? amountProblem(quantityText, { scale: P2P_SCALE, available }) : null;
   const quantityValid = quantityText !== '' && liveQuantityProblem === null && amountProblem(quantityText, { scale: P2P_SCALE }) === null;
   const worth = quantityValid ? fiatTotal(quantityText, price) : undefined;
 
@@ -172,7 +177,7 @@ export function SellAdForm({ editId }: { editId: string | null }) {
     max: usdtWords,
     quantity: { ...usdtWords, own },
     paymentWindowMinutes: {},
-    contact: { required: t('web.p2p.sell.problem.contactRequired') },
+    contact: { required: buyAd ? t('web.p2p.buyAd.contactRequired') : t('web.p2p.sell.problem.contactRequired') },
     remark: {},
   };
 
@@ -201,10 +206,10 @@ export function SellAdForm({ editId }: { editId: string | null }) {
         actionKey.settle();
         toast(t('web.p2p.sell.saved'));
       } else {
-        const body = { ...terms, total: amount };
+        const body = { ...terms, side, total: amount };
         await post.mutateAsync({ body, idempotencyKey: actionKey.keyFor(JSON.stringify(body)) });
         actionKey.settle();
-        toast(t('web.p2p.sell.posted'));
+        toast(buyAd ? t('web.p2p.buyAd.posted') : t('web.p2p.sell.posted'));
       }
       navigate('/trade/shopping/trading/sell');
     } catch (error) {
@@ -252,7 +257,7 @@ export function SellAdForm({ editId }: { editId: string | null }) {
           </Link>
         </Notice>
       )}
-      <form className="card form-card" onSubmit={submit} noValidate data-testid="sell-form">
+      <form className="card form-card" onSubmit={submit} noValidate data-testid="sell-form" data-side={side}>
         {refused && <P2pRefusalNotice refused={refused} testId="sell-error" />}
         <Controller
           control={form.control}
@@ -276,7 +281,7 @@ export function SellAdForm({ editId }: { editId: string | null }) {
           inputMode="decimal"
           autoComplete="off"
           maxLength={40}
-          hint={t('web.p2p.sell.priceHint', { fiat })}
+          hint={buyAd ? t('web.p2p.buyAd.priceHint', { fiat }) : t('web.p2p.sell.priceHint', { fiat })}
           data-testid="sell-price"
           {...field('price')}
           error={shown('price')}
@@ -288,15 +293,21 @@ export function SellAdForm({ editId }: { editId: string | null }) {
         <p className="field-hint">{t('web.p2p.sell.limitsHint')}</p>
         {editing && existing.ad ? (
           <TextField
-            label={t('web.p2p.sell.remaining')}
+            label={buyAd ? t('web.p2p.buyAd.remaining') : t('web.p2p.sell.remaining')}
             inputMode="decimal"
             autoComplete="off"
             maxLength={40}
-            hint={t('web.p2p.sell.remainingHint', { remaining: format.amount(existing.ad.remaining, 'USDT') })}
+            hint={
+              buyAd
+                ? t('web.p2p.buyAd.remainingHint', { remaining: format.amount(existing.ad.remaining, 'USDT') })
+                : t('web.p2p.sell.remainingHint', { remaining: format.amount(existing.ad.remaining, 'USDT') })
+            }
             data-testid="sell-remaining"
             {...field('quantity')}
             error={shown('quantity')}
           />
+        ) : buyAd ? (
+          <TextField label={t('web.p2p.buyAd.total')} inputMode="decimal" autoComplete="off" maxLength={40} data-testid="sell-total" {...field('quantity')} error={shown('quantity')} />
         ) : (
           <div className="amount-field">
             <TextField label={t('web.p2p.sell.total')} inputMode="decimal" autoComplete="off" maxLength={40} data-testid="sell-total" {...field('quantity')} error={shown('quantity')} />
@@ -308,7 +319,24 @@ export function SellAdForm({ editId }: { editId: string | null }) {
             />
           </div>
         )}
-        {!editing && (
+        {!editing && buyAd && (
+          <Notice tone="info" testId="buy-ad-hold-note">
+            <div className="p2p-notice-text">
+              <p>
+                {quantityValid
+                  ? tRich('web.p2p.buyAd.wantedAmount', { amount: <UsdtAmount key="amount" value={quantityText} testId="buy-ad-wanted" /> })
+                  : t('web.p2p.buyAd.nothingHeld')}
+              </p>
+              <p>{t('web.p2p.buyAd.howItWorks')}</p>
+              {worth && (
+                <p data-testid="sell-worth">
+                  {tRich('web.p2p.buyAd.worth', { amount: <FiatAmount key="amount" value={worth} fiat={fiat} /> })}
+                </p>
+              )}
+            </div>
+          </Notice>
+        )}
+        {!editing && !buyAd && (
           <Notice tone="info" testId="sell-escrow-note">
             <div className="p2p-notice-text">
               <p>
@@ -332,7 +360,11 @@ export function SellAdForm({ editId }: { editId: string | null }) {
           min={PAYMENT_WINDOW_MIN}
           max={PAYMENT_WINDOW_MAX}
           step={1}
-          hint={t('web.p2p.sell.windowHint', { min: PAYMENT_WINDOW_MIN, max: PAYMENT_WINDOW_MAX })}
+          hint={
+            buyAd
+              ? t('web.p2p.buyAd.windowHint', { min: PAYMENT_WINDOW_MIN, max: PAYMENT_WINDOW_MAX })
+              : t('web.p2p.sell.windowHint', { min: PAYMENT_WINDOW_MIN, max: PAYMENT_WINDOW_MAX })
+          }
           data-testid="sell-window"
           {...form.register('paymentWindowMinutes', { valueAsNumber: true, onChange: () => setRefused(null) })}
           error={shown('paymentWindowMinutes')}
@@ -354,10 +386,10 @@ export function SellAdForm({ editId }: { editId: string | null }) {
           />
         )}
         <TextAreaField
-          label={t('web.p2p.sell.contact')}
+          label={buyAd ? t('web.p2p.buyAd.contact') : t('web.p2p.sell.contact')}
           rows={2}
           maxLength={CONTACT_MAX}
-          hint={t('web.p2p.sell.contactHint')}
+          hint={buyAd ? t('web.p2p.buyAd.contactHint') : t('web.p2p.sell.contactHint')}
           testId="sell-contact"
           {...field('contact')}
           error={shown('contact')}
@@ -365,13 +397,13 @@ export function SellAdForm({ editId }: { editId: string | null }) {
         <TextAreaField
           label={t('web.p2p.sell.remark')}
           maxLength={REMARK_MAX}
-          hint={t('web.p2p.sell.remarkHint')}
+          hint={buyAd ? t('web.p2p.buyAd.remarkHint') : t('web.p2p.sell.remarkHint')}
           testId="sell-remark"
           {...field('remark')}
           error={shown('remark')}
         />
         <Button type="submit" block busy={post.isPending || edit.isPending || post.isSuccess || edit.isSuccess} data-testid="sell-submit">
-          {editing ? t('web.p2p.sell.save') : t('web.p2p.sell.submit')}
+          {editing ? t('web.p2p.sell.save') : buyAd ? t('web.p2p.buyAd.submit') : t('web.p2p.sell.submit')}
         </Button>
       </form>
     </>

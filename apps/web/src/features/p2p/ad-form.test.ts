@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acceptableQuantity, type AdFormContext, adFormSchema, buyFormSchema, fiatTotal, maxBuyable, p2pRules } from './ad-form.ts';
+import { acceptableQuantity, type AdFormContext, adFormSchema, buyFormSchema, fiatTotal, maxBuyable, maxSellable, p2pRules, sellIntoFormSchema } from './ad-form.ts';
 
 const values = (changes: Record<string, unknown> = {}) => ({
   fiat: 'INR',
@@ -68,6 +68,19 @@ describe('the sell-ad form (new ad)', () => {
   });
 });
 
+describe('the ad form for a buy ad (new ad)', () => {
+  const post: AdFormContext = { mode: 'post', side: 'buy', available: '0' };
+
+  it('holds nothing, so the balance is no limit; the same rules between fields apply', () => {
+    expect(problems(post)).toEqual({});
+    expect(problems(post, { quantity: '1000000' })).toEqual({});
+    expect(problems({ ...post, side: 'sell' }).quantity).toBe('amount:aboveAvailable');
+    expect(problems(post, { min: '0.5' }).min).toBe(p2pRules.minBelowFloor);
+    expect(problems(post, { min: '200', max: '5000', quantity: '100' }).min).toBe(p2pRules.minAboveQuantity);
+    expect(problems(post, { contact: '' }).contact).toBeDefined();
+  });
+});
+
 describe('the sell-ad form (edit)', () => {
   const edit: AdFormContext = { mode: 'edit', currentRemaining: '300' };
 
@@ -108,6 +121,60 @@ describe('the buy form', () => {
   it('offers the smaller of max and what is left', () => {
     expect(maxBuyable(ad)).toBe('300.000000');
     expect(maxBuyable({ max: '50', remaining: '300' })).toBe('50');
+  });
+});
+
+describe('the sell-into form (a buy ad)', () => {
+  const ad = { min: '10.000000', max: '50.000000', remaining: '100.000000' };
+  const valid = { quantity: '20', contact: 'SEPA DE89 3704', remark: '' };
+  /** `available` null: the balance is not known yet. */
+  const firstProblems = (values: Record<string, unknown>, available: string | null = '40') => {
+    const result = sellIntoFormSchema(ad, () => available ?? undefined).safeParse({ ...valid, ...values });
+    if (result.success) return {};
+    const found: Record<string, string> = {};
+    for (const issue of result.error.issues) found[issue.path.join('.')] ??= issue.message;
+    return found;
+  };
+
+  it('sends the quantity canonical, the payment details and the note trimmed', () => {
+    expect(sellIntoFormSchema(ad, () => '40').parse({ quantity: ' 12,5 ', contact: ' UPI me@bank ', remark: ' thanks ' })).toEqual({
+      quantity: '12.5',
+      contact: 'UPI me@bank',
+      remark: 'thanks',
+    });
+  });
+
+  it('requires payment details: plain text, not blank, at most 200 characters', () => {
+    expect(firstProblems({ contact: '' }).contact).toBeDefined();
+    expect(firstProblems({ contact: '   ' }).contact).toBeDefined();
+    expect(firstProblems({ contact: '<b>x</b>' }).contact).toBeDefined();
+    expect(firstProblems({ contact: 'x'.repeat(201) }).contact).toBeDefined();
+    expect(firstProblems({ contact: 'x'.repeat(200) })).toEqual({});
+  });
+
+  it('keeps the quantity within the ad, then within the coin account’s balance as it is when checked', () => {
+    expect(firstProblems({ quantity: '9.999999' }).quantity).toBe(p2pRules.belowMin);
+    expect(firstProblems({ quantity: '50.000001' }, '1000').quantity).toBe(p2pRules.aboveMax);
+    expect(firstProblems({ quantity: '60' }, '1000').quantity).toBe(p2pRules.aboveMax);
+    expect(sellIntoFormSchema({ ...ad, remaining: '30' }, () => '1000').safeParse({ ...valid, quantity: '31' }).error?.issues[0]?.message).toBe(p2pRules.aboveRemaining);
+    expect(firstProblems({ quantity: '40' })).toEqual({});
+    expect(firstProblems({ quantity: '40.000001' }).quantity).toBe('amount:aboveAvailable');
+    // The ad's limit is said before the balance.
+    expect(firstProblems({ quantity: '5' }, '1').quantity).toBe(p2pRules.belowMin);
+    // While the balance is not known only the ad limits.
+    expect(firstProblems({ quantity: '50' }, null)).toEqual({});
+    const balance = { now: '100' };
+    const schema = sellIntoFormSchema(ad, () => balance.now);
+    expect(schema.safeParse(valid).success).toBe(true);
+    balance.now = '19.999999';
+    expect(schema.safeParse(valid).success).toBe(false);
+  });
+
+  it('offers the smallest of the ad’s max, what it still wants and the balance', () => {
+    expect(maxSellable(ad, '40.5')).toBe('40.5');
+    expect(maxSellable(ad, '1000.000000')).toBe('50.000000');
+    expect(maxSellable({ max: '50', remaining: '30' }, '1000')).toBe('30');
+    expect(maxSellable(ad, undefined)).toBeUndefined();
   });
 });
 

@@ -1,4 +1,4 @@
-import { placeP2pOrderContract, postP2pAdContract } from '@keel/contracts';
+import { type p2pAdSides, placeP2pOrderContract, postP2pAdContract } from '@keel/contracts';
 import { z } from 'zod';
 import { compareDecimal, isDecimal, normaliseAmountInput, parseDecimal } from '../../shared/format/decimal.ts';
 import { amountField, amountProblem } from '../assets/amount-field.ts';
@@ -10,7 +10,13 @@ import { amountField, amountProblem } from '../assets/amount-field.ts';
  * the rules between fields that a contract cannot state and the server checks in `manage-ads.ts`
  * and `place-order.ts`: min ≥ 1 USDT (the published floor), min ≤ max, min ≤ the quantity offered,
  * what an ad offers only goes down, and an order within the ad's min, max and what it has left.
+ * Both sides of ads (issue 19) share these forms: a sell ad's quantity is held from the coin
+ * account when it is posted, a buy ad holds nothing; selling into a buy ad holds the seller's
+ * quantity when the order is placed, and needs the seller's payment details.
  */
+
+/** sell: the owner sells USDT (held when posted); buy: the owner buys USDT (nothing held). */
+export type P2pAdSide = (typeof p2pAdSides)[number];
 
 /** Decimals of the prices (fiat hundredths) and of the quantities (USDT). */
 export const FIAT_SCALE = 2;
@@ -74,7 +80,9 @@ const isQuantity = (text: string) => text !== '' && amountProblem(text, { scale:
 
 export interface AdFormContext {
   mode: 'post' | 'edit';
-  /** New ad: the coin account's available USDT, when known. */
+  /** New ad: which side (a sell ad by default); only a sell ad's quantity is limited by the balance. */
+  side?: P2pAdSide;
+  /** New sell ad: the coin account's available USDT, when known. */
   available?: string;
   /** Edit: what the ad offers now. */
   currentRemaining?: string;
@@ -86,7 +94,10 @@ export interface AdFormValues {
   price: string;
   min: string;
   max: string;
-  /** New ad: the total quantity frozen; edit: what the ad still offers (it may only go down, to zero). */
+  /**
+   * New ad: the total quantity (a sell ad's is frozen, a buy ad's is what it wants); edit: what the
+   * ad still offers or wants (it may only go down, to zero).
+   */
   quantity: string;
   paymentWindowMinutes: number;
   contact: string;
@@ -114,8 +125,11 @@ function remainingField(context: () => AdFormContext) {
     });
 }
 
+/** What a new ad's quantity may not exceed: the coin account's balance for a sell ad; nothing for a buy ad. */
+const postLimit = (context: AdFormContext) => (context.side === 'buy' ? undefined : context.available);
+
 /**
- * The sell-ad form's schema. `context` is read when the form is checked, so the balance and the
+ * The ad form's schema (either side). `context` is read when the form is checked, so the balance and the
  * ad on screen at that moment count. Its output is the body less the quantity's own name (`total`
  * for a new ad, `remaining` for an edit).
  */
@@ -126,7 +140,7 @@ export function adFormSchema(context: () => AdFormContext) {
       price: amountField({ scale: FIAT_SCALE }),
       min: amountField({ scale: P2P_SCALE }),
       max: amountField({ scale: P2P_SCALE }),
-      quantity: post ? amountField(() => ({ scale: P2P_SCALE, available: context().available })) : remainingField(context),
+      quantity: post ? amountField(() => ({ scale: P2P_SCALE, available: postLimit(context()) })) : remainingField(context),
     })
     .superRefine((values, issues) => {
       // Each rule compares fields that are amounts themselves; a field's own problem is said first.
@@ -160,14 +174,39 @@ export function buyLimitProblem(quantity: string, ad: AdLimits): keyof typeof p2
   return null;
 }
 
+/**
+ * An order's quantity: an amount within the ad's min, max and what it has left and, when
+ * `available` gives the coin account's balance (selling into a buy ad holds it), no more than that.
+ * The ad's own limits are said first.
+ */
+function orderQuantityField(ad: AdLimits, available?: () => string | undefined) {
+  return amountField({ scale: P2P_SCALE }).superRefine((text, issues) => {
+    if (!isQuantity(text)) return;
+    const problem = buyLimitProblem(text, ad);
+    if (problem) {
+      issues.addIssue({ code: 'custom', message: p2pRules[problem] });
+      return;
+    }
+    const balanceProblem = available ? amountProblem(text, { scale: P2P_SCALE, available: available() }) : null;
+    if (balanceProblem) issues.addIssue({ code: 'custom', message: `amount:${balanceProblem}` });
+  });
+}
+
 /** The buy form's schema: the order's body (the remark as the contract has it) and a quantity within the ad. */
 export function buyFormSchema(ad: AdLimits) {
+  return placeP2pOrderContract.body!.pick({ remark: true }).safeExtend({ quantity: orderQuantityField(ad) });
+}
+
+/**
+ * Selling into a buy ad: the order's body with the seller's payment details required (the ad's
+ * contact field: plain text, at most 200 characters, not blank — the server refuses an order on a
+ * buy ad without them), and a quantity within the ad and the coin account's balance, read when the
+ * form is checked.
+ */
+export function sellIntoFormSchema(ad: AdLimits, available: () => string | undefined) {
   return placeP2pOrderContract.body!.pick({ remark: true }).safeExtend({
-    quantity: amountField({ scale: P2P_SCALE }).superRefine((text, issues) => {
-      if (!isQuantity(text)) return;
-      const problem = buyLimitProblem(text, ad);
-      if (problem) issues.addIssue({ code: 'custom', message: p2pRules[problem] });
-    }),
+    contact: postP2pAdContract.body!.shape.contact,
+    quantity: orderQuantityField(ad, available),
   });
 }
 
@@ -202,4 +241,14 @@ export function fiatTotal(quantity: string, price: string): string | undefined {
 export function maxBuyable(ad: { max: string; remaining: string }): string {
   if (!isDecimal(ad.max) || !isDecimal(ad.remaining)) return ad.max;
   return compareDecimal(parseDecimal(ad.max), parseDecimal(ad.remaining)) <= 0 ? ad.max : ad.remaining;
+}
+
+/**
+ * The most one may sell into a buy ad: what one order may take from it, or the coin account's
+ * available USDT when that is less (undefined while the balance is not known).
+ */
+export function maxSellable(ad: { max: string; remaining: string }, available: string | undefined): string | undefined {
+  const most = maxBuyable(ad);
+  if (available === undefined || !isDecimal(available) || !isDecimal(most)) return undefined;
+  return compareDecimal(parseDecimal(available), parseDecimal(most)) < 0 ? available : most;
 }

@@ -9,6 +9,7 @@ import {
   isOrderInProgress,
   type OrderActions,
   orderActions,
+  orderContacts,
   orderPath,
   orderStatusMessageKey,
   type P2pOrderStatus,
@@ -160,5 +161,28 @@ describe('chat withdrawal window', () => {
     expect(canWithdrawChat({ ...mine, from: 'them' }, SENT)).toBe(false);
     expect(canWithdrawChat({ ...mine, withdrawn: true }, SENT)).toBe(false);
     expect(canWithdrawChat({ ...mine, createdAt: 'not a time' }, SENT)).toBe(false);
+  });
+});
+
+describe('orderContacts', () => {
+  const contacts = (role: 'buyer' | 'seller', adSide: 'sell' | 'buy') =>
+    orderContacts({ role, adSide, sellerContact: 'SEPA DE89 3704', buyerContact: adSide === 'buy' ? 'Telegram: @buyer' : null }).map(
+      ({ label, value, testId }) => [testId, label, value],
+    );
+
+  it('on a sell ad: where the buyer pays, the seller’s own contact to the seller', () => {
+    expect(contacts('buyer', 'sell')).toEqual([['order-seller-contact', 'web.p2p.order.sellerContact', 'SEPA DE89 3704']]);
+    expect(contacts('seller', 'sell')).toEqual([['order-seller-contact', 'web.p2p.order.yourContact', 'SEPA DE89 3704']]);
+  });
+
+  it('on a buy ad: the seller reads where the buyer pays them and the buyer’s contact; the buyer where to pay and their own', () => {
+    expect(contacts('seller', 'buy')).toEqual([
+      ['order-seller-contact', 'web.p2p.order.buyerPaysYouAt', 'SEPA DE89 3704'],
+      ['order-buyer-contact', 'web.p2p.order.buyerContact', 'Telegram: @buyer'],
+    ]);
+    expect(contacts('buyer', 'buy')).toEqual([
+      ['order-seller-contact', 'web.p2p.order.paySellerAt', 'SEPA DE89 3704'],
+      ['order-buyer-contact', 'web.p2p.order.yourBuyContact', 'Telegram: @buyer'],
+    ]);
   });
 });

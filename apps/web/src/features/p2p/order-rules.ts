@@ -135,6 +135,33 @@ export function orderStatusMessageKey(order: Pick<P2pOrder, 'role' | 'status' | 
   }
 }
 
+/** A contact an order shows: its label, the text, and its test id. */
+export interface OrderContact {
+  label: MessageKey;
+  value: string;
+  testId: 'order-seller-contact' | 'order-buyer-contact';
+}
+
+/**
+ * The contacts an order shows to this side. Where the buyer pays is always `sellerContact`: a sell
+ * ad's contact, or the payment details the seller gave when selling into a buy ad (issue 19). An
+ * order on a buy ad also shows the buy ad's contact, the buyer's. Each is labelled as this side
+ * reads it.
+ */
+export function orderContacts(order: Pick<P2pOrder, 'role' | 'adSide' | 'sellerContact' | 'buyerContact'>): OrderContact[] {
+  const buyer = order.role === 'buyer';
+  if (order.adSide === 'sell') {
+    return [{ label: buyer ? 'web.p2p.order.sellerContact' : 'web.p2p.order.yourContact', value: order.sellerContact, testId: 'order-seller-contact' }];
+  }
+  const contacts: OrderContact[] = [
+    { label: buyer ? 'web.p2p.order.paySellerAt' : 'web.p2p.order.buyerPaysYouAt', value: order.sellerContact, testId: 'order-seller-contact' },
+  ];
+  if (order.buyerContact !== null) {
+    contacts.push({ label: buyer ? 'web.p2p.order.yourBuyContact' : 'web.p2p.order.buyerContact', value: order.buyerContact, testId: 'order-buyer-contact' });
+  }
+  return contacts;
+}
+
 /** The page of the order for the caller's side of it. */
 export function orderPath(order: Pick<P2pOrder, 'id' | 'role'>): string {
   return order.role === 'buyer' ? `/trade/shopping/trading/buy_detail/${order.id}` : `/trade/shopping/trading/sell_detail/${order.id}`;

@@ -21,6 +21,12 @@ describe('describeP2pRefusal', () => {
     expect(refuse('CONTACT_METHOD_REQUIRED')).toMatchObject({ errorKey: 'CONTACT_METHOD_REQUIRED', action: 'contact', details: [{ key: 'web.p2p.refusal.contact' }] });
   });
 
+  it('says one cannot trade with one’s own ad, in the words of its side', () => {
+    expect(refuse('CANNOT_SELL_OWN_ORDER').details).toEqual([{ key: 'web.p2p.refusal.ownAd', vars: {} }]);
+    expect(describeP2pRefusal(errorCatalogue.CANNOT_SELL_OWN_ORDER.msg, null, format, { adSide: 'sell' }).details).toEqual([{ key: 'web.p2p.refusal.ownAd', vars: {} }]);
+    expect(describeP2pRefusal(errorCatalogue.CANNOT_SELL_OWN_ORDER.msg, null, format, { adSide: 'buy' }).details).toEqual([{ key: 'web.p2p.refusal.ownBuyAd', vars: {} }]);
+  });
+
   it('marks the quantity on insufficient balance', () => {
     expect(refuse('INSUFFICIENT_BALANCE')).toMatchObject({ field: 'quantity', details: [{ key: 'web.p2p.refusal.balance' }] });
   });

@@ -80,8 +80,17 @@ const amountProblemKeys: Record<string, MessageKey> = {
 
 const amountFields: Record<string, P2pRefusal['field']> = { price: 'price', min: 'min', max: 'max', total: 'quantity', remaining: 'quantity' };
 
-/** The refusal of a P2P call (`message` is the catalogue's English text, `data` the answer's data). */
-export function describeP2pRefusal(message: string, rawData: unknown, format: P2pRefusalFormat): P2pRefusal {
+/** What the screen knows about the call that was refused. */
+export interface P2pRefusalContext {
+  /** An order placed on an ad of this side: taking a buy ad is selling into it. */
+  adSide?: 'sell' | 'buy';
+}
+
+/**
+ * The refusal of a P2P call (`message` is the catalogue's English text, `data` the answer's data;
+ * `context` what the screen knows of the call).
+ */
+export function describeP2pRefusal(message: string, rawData: unknown, format: P2pRefusalFormat, context: P2pRefusalContext = {}): P2pRefusal {
   const errorKey = errorKeyFromMsg(message);
   const data = asData(rawData);
   const details: P2pRefusalDetail[] = [];
@@ -140,7 +149,7 @@ export function describeP2pRefusal(message: string, rawData: unknown, format: P2
       details.push({ key: 'web.p2p.refusal.adGone', vars: {} });
       break;
     case 'CANNOT_SELL_OWN_ORDER':
-      details.push({ key: 'web.p2p.refusal.ownAd', vars: {} });
+      details.push({ key: context.adSide === 'buy' ? 'web.p2p.refusal.ownBuyAd' : 'web.p2p.refusal.ownAd', vars: {} });
       break;
     case 'PAYMENT_PASSWORD_NOT_SET':
       details.push({ key: 'web.p2p.refusal.noPaymentPassword', vars: {} });

@@ -6,6 +6,8 @@ import type { MessageKey } from '@keel/locales';
  */
 export const reasonKeys = {
   'transfer.internal': 'web.records.reason.transferInternal',
+  // Sent to or received from another user (issue 19): the sender's postings carry the fee.
+  'transfer.user': 'web.records.reason.transferUser',
   swap: 'web.records.reason.swap',
   'demo.fund': 'web.records.reason.demoFund',
   'hold.place': 'web.records.reason.holdPlace',

@@ -3,6 +3,7 @@ import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Amount } from '../../shared/ui/Amount.tsx';
 import { Card, Notice } from '../../shared/ui/components.tsx';
 import { ShieldIcon } from '../../shared/ui/icons.tsx';
+import { percentText } from '../assets/user-transfer.ts';
 import { Fact, Time, useRefusalFormat, type WalletOverview } from './WalletParts.tsx';
 
 /**
@@ -11,7 +12,7 @@ import { Fact, Time, useRefusalFormat, type WalletOverview } from './WalletParts
  * transparency page shows the rules alone (no user), with every tier's limit in view.
  */
 export function WithdrawRules({ rules, standing, now = 0 }: { rules: WalletOverview['rules']; standing?: WalletOverview['standing']; now?: number }) {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const format = useRefusalFormat();
   const lockedUntil = standing?.withdrawalsLockedUntil && Date.parse(standing.withdrawalsLockedUntil) > now ? standing.withdrawalsLockedUntil : null;
   return (
@@ -94,6 +95,9 @@ export function WithdrawRules({ rules, standing, now = 0 }: { rules: WalletOverv
           <Amount value={rules.twoPersonReview.correctionAdminAboveUsdt} unit="USDT" />
         </Fact>
       </dl>
+      <p className="field-hint" data-testid="rules-user-transfer" data-value={rules.userTransferFeePercent}>
+        {t('web.withdraw.rules.userTransfer', { percent: percentText(rules.userTransferFeePercent, locale) })}
+      </p>
       <p className="field-hint" data-testid="rules-two-person-note">
         {t('web.withdraw.rules.twoPersonNote', { appeal: format.amount(rules.twoPersonReview.appealAboveUsdt) })}
       </p>

@@ -5,11 +5,13 @@ import { OrderChatScreen } from '../../../features/p2p/OrderChatScreen.tsx';
 import { OrderDetail } from '../../../features/p2p/OrderDetail.tsx';
 import { ChatList, OrderList } from '../../../features/p2p/OrderLists.tsx';
 import { ShopLinks } from '../../../features/p2p/P2pParts.tsx';
+import type { P2pAdSide } from '../../../features/p2p/ad-form.ts';
+import { postSideOf } from '../../../features/p2p/market-view.ts';
 import { SellAdForm } from '../../../features/p2p/SellAdForm.tsx';
 import { Shop } from '../../../features/p2p/Shop.tsx';
 import { isRecordId } from '../../../features/wallet/wallet-paths.ts';
 import { useI18n } from '../../../shared/i18n/I18nProvider.tsx';
-import { PageHeader } from '../../../shared/ui/components.tsx';
+import { PageHeader, Segmented } from '../../../shared/ui/components.tsx';
 import { NotFoundPage } from '../error/ErrorPages.tsx';
 
 /** /trade/shopping: the fiat shop. */
@@ -23,17 +25,37 @@ export function ShoppingPage() {
   );
 }
 
-/** /trade/shopping/sell: post a sell ad; `?ad={id}` edits one of mine. */
+/**
+ * /trade/shopping/sell: post an ad, a sell ad or (`?side=buy`, issue 19) a buy ad, the side chosen
+ * on the page and kept in the address; `?ad={id}` edits one of mine (its side stays).
+ */
 export function SellAdPage() {
   const { t } = useI18n();
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const adParam = params.get('ad');
   const editId = isRecordId(adParam) ? adParam : null;
+  const side = postSideOf(params);
+  const title = editId ? t('web.p2p.sell.editTitle') : side === 'buy' ? t('web.p2p.buyAd.title') : t('web.p2p.sell.title');
   return (
     <div className="page page-narrow" data-testid={editId ? 'page-edit-ad' : 'page-sell'}>
-      <PageHeader title={editId ? t('web.p2p.sell.editTitle') : t('web.p2p.sell.title')} backTo="/trade/shopping?tab=mine" />
-      {!editId && <p className="muted">{t('web.p2p.sell.intro')}</p>}
-      <SellAdForm key={editId ?? 'new'} editId={editId} />
+      <PageHeader title={title} backTo="/trade/shopping?tab=mine" />
+      {!editId && (
+        <>
+          <Segmented<P2pAdSide>
+            label={t('web.p2p.post.sideLabel')}
+            value={side}
+            options={[
+              { value: 'sell', label: t('web.p2p.shop.tabSellUsdt'), testId: 'post-side-sell' },
+              { value: 'buy', label: t('web.p2p.shop.tabBuyUsdt'), testId: 'post-side-buy' },
+            ]}
+            onChange={(next) => setParams(next === 'buy' ? { side: 'buy' } : {}, { replace: true })}
+          />
+          <p className="muted" data-testid="post-intro">
+            {side === 'buy' ? t('web.p2p.buyAd.intro') : t('web.p2p.sell.intro')}
+          </p>
+        </>
+      )}
+      <SellAdForm key={editId ?? 'new'} editId={editId} side={side} />
     </div>
   );
 }
