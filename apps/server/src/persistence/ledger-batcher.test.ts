@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { plainBatchAccounts } from './ledger-batcher.ts';
 
 const at = new Date('2026-11-25T00:00:00Z');
-const entry = (postings: ReturnType<typeof transferPostings>) => ({ input: { reason: 'transfer.user', postings, at } });
+const entry = (postings: ReturnType<typeof transferPostings>) => ({ input: { reason: 'test.transfer', postings, at } });
 
 describe('plainBatchAccounts (what ledger_post_batch checks per account)', () => {
   it('keeps the lowest point after each entry, not only the end of the batch', () => {

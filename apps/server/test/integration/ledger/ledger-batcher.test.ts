@@ -89,7 +89,7 @@ describe('ledger group commit (LedgerBatcher)', () => {
   const entriesWithKey = async (key: string) => (await t.db.query('SELECT id FROM journal_entries WHERE idempotency_key = $1', [key])).length;
   const countEntries = async () => (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM journal_entries'))[0]!.n;
   const transfer = (from: bigint, to: bigint, amountMinor: bigint, extra: { idempotencyKey?: string; memo?: string } = {}) => ({
-    reason: 'transfer.user',
+    reason: 'test.transfer',
     postings: transferPostings(from, to, 'USDT', amountMinor),
     at,
     ...extra,
@@ -563,7 +563,7 @@ describe('ledger group commit: the one statement against the domain rules', () =
           return 'rejected';
         }
       });
-      const { results } = await behindBlocker(batcher, () => entries.map((postings) => batcher.post({ reason: 'transfer.user', postings, at })));
+      const { results } = await behindBlocker(batcher, () => entries.map((postings) => batcher.post({ reason: 'test.transfer', postings, at })));
       expect(results.map((r) => r.status), `seed ${seed}, round ${round}`).toEqual(expected);
       for (const id of accounts) {
         const view = (await readAccount(t.db, id))!;

@@ -83,7 +83,7 @@ describe(`ledger under random operations (seed ${seed})`, () => {
         } else if (op < 0.45) {
           const from = pick(accounts);
           const to = pick(accounts.filter((a) => a !== from));
-          await t.db.transaction((tx) => postEntry(tx, { reason: 'transfer.user', postings: transferPostings(from, to, 'USDT', amount(3_000)), at }));
+          await t.db.transaction((tx) => postEntry(tx, { reason: 'test.transfer', postings: transferPostings(from, to, 'USDT', amount(3_000)), at }));
           counts.transfer += 1;
         } else if (op < 0.6) {
           const { holdId } = await t.db.transaction((tx) =>
@@ -128,7 +128,7 @@ describe(`ledger under random operations (seed ${seed})`, () => {
           const value = amount(500);
           const key = `dup-${step}`;
           const post = (v: bigint) =>
-            t.db.transaction((tx) => postEntry(tx, { reason: 'transfer.user', idempotencyKey: key, postings: transferPostings(from, to, 'USDT', v), at }));
+            t.db.transaction((tx) => postEntry(tx, { reason: 'test.transfer', idempotencyKey: key, postings: transferPostings(from, to, 'USDT', v), at }));
           const results = await Promise.allSettled([post(value), post(value), post(value), ...(random() < 0.3 ? [post(value + 1n)] : [])]);
           const posted = results.filter((r) => r.status === 'fulfilled' && !r.value.replayed);
           expect(posted.length).toBeLessThanOrEqual(1);

@@ -43,7 +43,7 @@ describe('ledger store', () => {
   it('moves money between accounts and keeps the books balanced', async () => {
     const from = await fundedAccount(1_000n);
     const to = await ensureUserAccount(t.db, await newUser(), 'coin', 'USDT');
-    await t.db.transaction((tx) => postEntry(tx, { reason: 'transfer.user', postings: transferPostings(from, to, 'USDT', 400n), at }));
+    await t.db.transaction((tx) => postEntry(tx, { reason: 'test.transfer', postings: transferPostings(from, to, 'USDT', 400n), at }));
     expect(await available(from)).toBe(600n);
     expect(await available(to)).toBe(400n);
     expect(await available(treasury)).toBeLessThan(0n);
@@ -55,7 +55,7 @@ describe('ledger store', () => {
     const to = await ensureUserAccount(t.db, await newUser(), 'coin', 'USDT');
     const before = (await t.db.query('SELECT count(*)::int AS n FROM journal_entries'))[0];
     await expect(
-      t.db.transaction((tx) => postEntry(tx, { reason: 'transfer.user', postings: transferPostings(from, to, 'USDT', 101n), at })),
+      t.db.transaction((tx) => postEntry(tx, { reason: 'test.transfer', postings: transferPostings(from, to, 'USDT', 101n), at })),
     ).rejects.toBeInstanceOf(LedgerError);
     expect(await available(from)).toBe(100n);
     expect((await t.db.query('SELECT count(*)::int AS n FROM journal_entries'))[0]).toEqual(before);
@@ -70,7 +70,7 @@ describe('ledger store', () => {
     const from = await fundedAccount(1_000n);
     const to = await ensureUserAccount(t.db, await newUser(), 'coin', 'USDT');
     const post = (amountMinor: bigint, key: string) =>
-      t.db.transaction((tx) => postEntry(tx, { reason: 'transfer.user', idempotencyKey: key, postings: transferPostings(from, to, 'USDT', amountMinor), at }));
+      t.db.transaction((tx) => postEntry(tx, { reason: 'test.transfer', idempotencyKey: key, postings: transferPostings(from, to, 'USDT', amountMinor), at }));
     const first = await post(10n, 'key-a');
     const again = await post(10n, 'key-a');
     expect(again).toEqual({ entryId: first.entryId, replayed: true });
@@ -86,7 +86,7 @@ describe('ledger store', () => {
     const from = await fundedAccount(777n);
     const targets = await Promise.all(Array.from({ length: 20 }, async () => ensureUserAccount(t.db, await newUser(), 'coin', 'USDT')));
     const outcomes = await Promise.allSettled(
-      targets.map((to) => t.db.transaction((tx) => postEntry(tx, { reason: 'transfer.user', postings: transferPostings(from, to, 'USDT', 777n), at }))),
+      targets.map((to) => t.db.transaction((tx) => postEntry(tx, { reason: 'test.transfer', postings: transferPostings(from, to, 'USDT', 777n), at }))),
     );
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     for (const failed of outcomes.filter((o) => o.status === 'rejected')) {
