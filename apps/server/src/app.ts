@@ -34,6 +34,8 @@ import { correctionRoutes } from './http/routes/corrections.routes.ts';
 import { proofRoutes } from './http/routes/proof.routes.ts';
 import { startLiabilitySnapshots } from './use-cases/proof/liability-snapshots.ts';
 import { startFundSweeps } from './use-cases/fund/fund-jobs.ts';
+import { startC2cSweeps } from './use-cases/c2c/c2c-matching.ts';
+import { c2cAdminRoutes, c2cRoutes } from './http/routes/c2c.routes.ts';
 import { startLoanSweeps } from './use-cases/loans/liquidate-loans.ts';
 import { startTriggerEngine } from './use-cases/leverage/trigger-engine.ts';
 import { POSITION_CHARGES_INTERVAL_MS, startPositionCharges } from './use-cases/leverage/charge-positions.ts';
@@ -80,6 +82,8 @@ export const allRoutes: readonly RouteHandler[] = [
   ...loanProductRoutes,
   ...fundRoutes,
   ...fundReviewRoutes,
+  ...c2cRoutes,
+  ...c2cAdminRoutes,
   ...correctionRoutes,
   ...proofRoutes,
 ] as RouteHandler[];
@@ -133,6 +137,8 @@ export interface BuildAppOptions {
   loanSweepIntervalMs?: number;
   /** Run the fund job (refunds at a window's end, tranche releases, settlement at term) every this many ms while the app is open (main.ts: FUND_SWEEP_INTERVAL_MS; tests sweep by hand). */
   fundSweepIntervalMs?: number;
+  /** Run the C2C job (offers to merchants, lapses, the match, payment and confirmation deadlines) every this many ms while the app is open (main.ts: C2C_SWEEP_INTERVAL_MS; tests sweep by hand). */
+  c2cSweepIntervalMs?: number;
   /** How often every node looks for a proof-of-liabilities snapshot to take (the daily one, or one an admin asked for). */
   proofSnapshotIntervalMs?: number;
   logger?: FastifyServerOptions['logger'];
@@ -297,6 +303,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }
   if (options.fundSweepIntervalMs) {
     const sweeps = startFundSweeps(deps, options.fundSweepIntervalMs);
+    app.addHook('onClose', () => sweeps.stop());
+  }
+  if (options.c2cSweepIntervalMs) {
+    const sweeps = startC2cSweeps(deps, options.c2cSweepIntervalMs);
     app.addHook('onClose', () => sweeps.stop());
   }
   if (options.proofSnapshotIntervalMs) {

@@ -18,6 +18,7 @@ import { announceExpiry } from './use-cases/p2p/order-steps.ts';
 import { EARN_PAYOUT_INTERVAL_MS } from './use-cases/earn/pay-interest.ts';
 import { LOAN_SWEEP_INTERVAL_MS } from './use-cases/loans/liquidate-loans.ts';
 import { FUND_SWEEP_INTERVAL_MS } from './use-cases/fund/fund-jobs.ts';
+import { C2C_SWEEP_INTERVAL_MS } from './use-cases/c2c/c2c-matching.ts';
 import { PROOF_SNAPSHOT_INTERVAL_MS } from './use-cases/proof/liability-snapshots.ts';
 
 let config: Config;
@@ -64,6 +65,7 @@ const app = await buildApp({
   earnPayoutIntervalMs: EARN_PAYOUT_INTERVAL_MS,
   loanSweepIntervalMs: LOAN_SWEEP_INTERVAL_MS,
   fundSweepIntervalMs: FUND_SWEEP_INTERVAL_MS,
+  c2cSweepIntervalMs: C2C_SWEEP_INTERVAL_MS,
   proofSnapshotIntervalMs: PROOF_SNAPSHOT_INTERVAL_MS,
 });
 if (keyWasGenerated) {

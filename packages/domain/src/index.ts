@@ -19,6 +19,7 @@ export * from './withdrawals/rules.ts';
 export * from './withdrawals/review.ts';
 export * from './transfers/user-transfer.ts';
 export * from './c2c/c2c.ts';
+export * from './c2c/bank-details.ts';
 export * from './wallet/index.ts';
 export * from './p2p/order-machine.ts';
 export * from './options/contracts.ts';

@@ -226,11 +226,34 @@ export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
             AND ((c.target = 'user' AND a.user_id = c.user_id AND a.kind = c.account_kind)
               OR (c.house_account = 'earn_treasury' AND a.user_id IS NULL AND a.kind = 'treasury' AND a.label = 'earn')
               OR (c.house_account = 'lending_treasury' AND a.user_id IS NULL AND a.kind = 'treasury' AND a.label = 'lending')
-              OR (c.house_account = 'insurance_fund' AND a.user_id IS NULL AND a.kind = 'insurance_fund' AND a.label = ''))
+              OR (c.house_account = 'insurance_fund' AND a.user_id IS NULL AND a.kind = 'insurance_fund' AND a.label = '')
+              OR (c.house_account = 'merchant_float' AND a.user_id IS NULL AND a.kind = 'treasury' AND a.label = 'merchant:' || c.merchant_id::text))
        ) t ON true
       WHERE (c.id IS NULL)
          OR (c.status = 'approved' AND (e.id IS NULL OR t.moved IS DISTINCT FROM c.amount_minor))
          OR (c.status <> 'approved' AND c.entry_id IS NOT NULL)`,
+  );
+  // C2C orders (issue 19, ADR 0043): a deposit's USDT is its hold on the merchant's float from the
+  // acceptance, a withdrawal's its hold on the user's fiat account from the request — open with the
+  // order's USDT while the order is open, posted by the order's closing entry when it succeeded,
+  // released when it failed; and a float is posted to only by corrections and C2C orders.
+  await check(
+    'C2C orders whose hold differs from their state',
+    `SELECT r.id, r.kind, r.status, h.status AS hold_status, h.amount_minor::text AS held, r.usdt_minor::text AS usdt
+       FROM c2c_requests r LEFT JOIN ledger_holds h ON h.id = r.hold_id LEFT JOIN ledger_accounts a ON a.id = h.account_id
+      WHERE (r.hold_id IS NULL AND (r.kind = 'withdrawal' OR r.status IN ('awaiting_payment', 'paid', 'appealing', 'succeeded')))
+         OR (r.hold_id IS NOT NULL AND (h.amount_minor <> r.usdt_minor
+           OR (r.kind = 'deposit' AND (a.user_id IS NOT NULL OR a.label <> 'merchant:' || r.merchant_id::text))
+           OR (r.kind = 'withdrawal' AND (a.user_id IS DISTINCT FROM r.user_id OR a.kind <> 'fiat'))
+           OR (r.status NOT IN ('succeeded', 'failed') AND h.status <> 'open')
+           OR (r.status = 'succeeded' AND (h.status <> 'posted' OR h.closed_entry_id IS DISTINCT FROM r.closing_entry_id))
+           OR (r.status = 'failed' AND h.status <> 'released')))`,
+  );
+  await check(
+    'merchant float postings that are not corrections or C2C orders',
+    `SELECT e.id, e.reason FROM ledger_accounts a JOIN postings p ON p.account_id = a.id JOIN journal_entries e ON e.id = p.entry_id
+      WHERE a.user_id IS NULL AND a.kind = 'treasury' AND a.label LIKE 'merchant:%'
+        AND e.reason NOT IN ('staff.correction', 'c2c.float_hold', 'c2c.deposit', 'c2c.withdrawal', 'c2c.release')`,
   );
   // P2P orders on buy ads (issue 19): the seller's coins sold into a buy ad are the order's own
   // hold — open with the order's quantity while the order is open, closed once it ended (posted by

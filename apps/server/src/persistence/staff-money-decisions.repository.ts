@@ -15,7 +15,7 @@ export interface StoredTwoPersonReason {
   windowMs: number;
 }
 
-export type MoneyDecisionKind = 'deposit.credit' | 'withdrawal.approve' | 'p2p.release' | 'p2p.refund' | 'loan.disburse';
+export type MoneyDecisionKind = 'deposit.credit' | 'withdrawal.approve' | 'p2p.release' | 'p2p.refund' | 'loan.disburse' | 'c2c.complete' | 'c2c.fail';
 
 /**
  * The first two locks of every staff decision that may move money, in this order: the deciding

@@ -192,6 +192,12 @@ export const errorCatalogue = {
   FUND_NOT_OPEN: { status: 409, msg: 'the request is not open for investment' },
   // Keel (issue 18, fund): fires when a borrower invests in their own funding request.
   FUND_OWN_REQUEST: { status: 400, msg: "cannot invest in one's own request" },
+  // Keel (issue 19, spec section 4: "a user with an unfinished payment order is told to complete it"): fires on a new C2C request while one is unfinished; `data.orderId` links to it.
+  C2C_ORDER_UNFINISHED: { status: 409, msg: 'you have an unfinished payment order: complete it first' },
+  // Keel (issue 19): fires when no online merchant serves the country and amount at the price shown (or at all) now.
+  C2C_NO_MERCHANT: { status: 409, msg: 'no merchant can take this order now' },
+  // Keel (issue 19): fires when the price the user was shown is no longer offered by any online merchant; `data.price` is the best one now.
+  C2C_PRICE_CHANGED: { status: 409, msg: 'the price has changed' },
 } as const satisfies Record<string, { status: number; msg: string }>;
 
 export type ErrorKey = keyof typeof errorCatalogue;

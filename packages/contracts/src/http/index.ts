@@ -163,6 +163,30 @@ import {
   listStaffFundRequestsContract,
   publishFundRequestContract,
 } from './fund/fund.contracts.ts';
+import {
+  getC2cOptionsContract,
+  createC2cDepositContract,
+  createC2cWithdrawalContract,
+  listC2cRequestsContract,
+  getC2cRequestContract,
+  markC2cPaidContract,
+  confirmC2cReceivedContract,
+  cancelC2cRequestContract,
+  appealC2cRequestContract,
+  getC2cBankDetailsContract,
+  getMerchantProfileContract,
+  saveMerchantProfileContract,
+  listMerchantRequestsContract,
+  acceptC2cOfferContract,
+  declineC2cOfferContract,
+  confirmC2cFiatReceivedContract,
+  markC2cFiatSentContract,
+  appealC2cAsMerchantContract,
+  getC2cProofImageContract,
+  listC2cAppealsContract,
+  resolveC2cAppealContract,
+  listMerchantsContract,
+} from './c2c/c2c.contracts.ts';
 import { listMessagesContract, markMessagesReadContract, meContract, setLanguageContract, unreadContract } from './user/user.contracts.ts';
 import {
   bindContactContract,
@@ -216,11 +240,34 @@ export * from './earn/earn-admin.contracts.ts';
 export * from './loans/loans.contracts.ts';
 export * from './loans/loans-admin.contracts.ts';
 export * from './fund/fund.contracts.ts';
+export * from './c2c/c2c.contracts.ts';
 export * from '../ws/market.events.ts';
 export * from '../ws/user.events.ts';
 
 /** Every call of the API; the server registers exactly these and the docs list exactly these. */
 export const allContracts = [
+  getC2cOptionsContract,
+  createC2cDepositContract,
+  createC2cWithdrawalContract,
+  listC2cRequestsContract,
+  getC2cRequestContract,
+  markC2cPaidContract,
+  confirmC2cReceivedContract,
+  cancelC2cRequestContract,
+  appealC2cRequestContract,
+  getC2cBankDetailsContract,
+  getMerchantProfileContract,
+  saveMerchantProfileContract,
+  listMerchantRequestsContract,
+  acceptC2cOfferContract,
+  declineC2cOfferContract,
+  confirmC2cFiatReceivedContract,
+  markC2cFiatSentContract,
+  appealC2cAsMerchantContract,
+  getC2cProofImageContract,
+  listC2cAppealsContract,
+  resolveC2cAppealContract,
+  listMerchantsContract,
   registerContract,
   sendCodeContract,
   resetPasswordContract,

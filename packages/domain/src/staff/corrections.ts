@@ -10,14 +10,14 @@ import { type Posting, transferPostings } from '../ledger/postings.ts';
  * A user correction moves money between the user's account and the platform's corrections account
  * (which may go negative: it is the platform's own money given or taken back); a house correction
  * funds or draws down one of the published house accounts (earn treasury, lending treasury,
- * insurance fund) from the platform treasury.
+ * insurance fund, a C2C merchant's USDT float) from the platform treasury.
  */
 
 export const CORRECTION_REASON_MIN_CHARS = 10;
 export const CORRECTION_REASON_MAX_CHARS = 500;
 
 /** The house accounts a correction may fund or draw down, and nothing else of the platform's. */
-export const CORRECTION_HOUSE_ACCOUNTS = ['earn_treasury', 'lending_treasury', 'insurance_fund'] as const;
+export const CORRECTION_HOUSE_ACCOUNTS = ['earn_treasury', 'lending_treasury', 'insurance_fund', 'merchant_float'] as const;
 export type CorrectionHouseAccount = (typeof CORRECTION_HOUSE_ACCOUNTS)[number];
 
 /** The user account kinds a correction may touch (innovation is reserved and hidden). */

@@ -27,6 +27,7 @@ import { assetScales } from '../assets/account-balances.ts';
 import { earnTreasuryAccount } from '../earn/earn-support.ts';
 import { lendingTreasuryAccount } from '../loans/loans-support.ts';
 import { messageUser } from '../wallet/wallet-support.ts';
+import { C2C_ASSET, merchantFloatAccount } from '../c2c/c2c-support.ts';
 
 // Staff corrections (issue 22, ADR 0039): the maker proposes, a different member checks; only the
 // check posts, as one `staff.correction` entry keyed by the correction, with the decision, the
@@ -40,9 +41,11 @@ const HOUSE_ASSETS: Record<CorrectionHouseAccount, (asset: string) => boolean> =
   earn_treasury: () => true,
   lending_treasury: (asset) => asset === LOAN_ASSET,
   insurance_fund: (asset) => asset === MARGIN_ASSET,
+  merchant_float: (asset) => asset === C2C_ASSET,
 };
 
-function houseAccountId(tx: Queryable, house: CorrectionHouseAccount, asset: string): Promise<bigint> {
+function houseAccountId(tx: Queryable, house: CorrectionHouseAccount, asset: string, merchantId: bigint | null): Promise<bigint> {
+  if (house === 'merchant_float') return merchantFloatAccount(tx, merchantId!);
   if (house === 'earn_treasury') return earnTreasuryAccount(tx, asset);
   if (house === 'lending_treasury') return lendingTreasuryAccount(tx);
   return ensurePlatformAccount(tx, 'insurance_fund', asset, { allowNegative: true });
@@ -54,6 +57,8 @@ interface CorrectionRow {
   user_id: bigint | null;
   account_kind: StaffCorrection['account'];
   house_account: StaffCorrection['houseAccount'];
+  merchant_id: bigint | null;
+  merchant_name: string | null;
   asset: string;
   amount_minor: string;
   reason: string;
@@ -76,8 +81,10 @@ interface CorrectionRow {
 
 const SELECT = `SELECT c.id, c.target, c.user_id, c.account_kind, c.house_account, c.asset, c.amount_minor::text AS amount_minor, c.reason, c.reference,
     c.value_usdt_minor::text AS value_usdt_minor, c.admin_checker_required, c.proposed_by, c.proposed_at, c.status, c.decided_at, c.decision_note,
-    c.entry_id, p.username AS proposed_by_name, d.username AS decided_by_name, u.username, u.nickname, u.email, u.phone
-  FROM staff_corrections c JOIN staff p ON p.id = c.proposed_by LEFT JOIN staff d ON d.id = c.decided_by LEFT JOIN users u ON u.id = c.user_id`;
+    c.entry_id, p.username AS proposed_by_name, d.username AS decided_by_name, u.username, u.nickname, u.email, u.phone,
+    c.merchant_id, m.display_name AS merchant_name
+  FROM staff_corrections c JOIN staff p ON p.id = c.proposed_by LEFT JOIN staff d ON d.id = c.decided_by LEFT JOIN users u ON u.id = c.user_id
+    LEFT JOIN c2c_merchants m ON m.staff_id = c.merchant_id`;
 
 function correctionView(row: CorrectionRow, scales: ReadonlyMap<string, number>): StaffCorrection {
   return {
@@ -87,6 +94,8 @@ function correctionView(row: CorrectionRow, scales: ReadonlyMap<string, number>)
     userName: row.user_id === null ? null : publicUserName({ id: row.user_id, username: row.username, nickname: row.nickname, email: row.email, phone: row.phone }),
     account: row.account_kind,
     houseAccount: row.house_account,
+    merchantId: row.merchant_id?.toString() ?? null,
+    merchantName: row.merchant_name,
     asset: row.asset as StaffCorrection['asset'],
     amount: formatAmount(toMinor(row.amount_minor), scales.get(row.asset)!),
     reason: row.reason,
@@ -168,14 +177,18 @@ export async function proposeCorrection(
     const [user] = await deps.db.query('SELECT 1 FROM users WHERE id = $1', [input.userId]);
     if (!user) throw new AppError('RECORD_NOT_FOUND', { field: 'userId' });
   }
+  if (input.merchantId !== undefined) {
+    const [merchant] = await deps.db.query('SELECT 1 FROM c2c_merchants WHERE staff_id = $1', [input.merchantId]);
+    if (!merchant) throw new AppError('RECORD_NOT_FOUND', { field: 'merchantId' });
+  }
   const now = deps.now();
   const valueUsdtMinor = valueInUsdt(deps, input.asset, scale, amountMinor, now.getTime());
   const needsAdmin = adminCheckerRequired(valueUsdtMinor, usdtMinor(deps.config.CORRECTION_ADMIN_CHECKER_ABOVE_USDT));
   return deps.db.transaction(async (tx) => {
     const [row] = await tx.query<{ id: bigint }>(
       `INSERT INTO staff_corrections (target, user_id, account_kind, house_account, asset, amount_minor, reason, reference, value_usdt_minor,
-         admin_checker_required, proposed_by, proposed_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
+         admin_checker_required, proposed_by, proposed_at, merchant_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
       [
         input.target,
         input.target === 'user' ? input.userId : null,
@@ -189,6 +202,7 @@ export async function proposeCorrection(
         needsAdmin,
         staff.staff.id,
         now,
+        input.merchantId ?? null,
       ],
     );
     await appendAudit(tx, {
@@ -198,7 +212,9 @@ export async function proposeCorrection(
       targetId: row!.id.toString(),
       detail: {
         target: input.target,
-        ...(input.target === 'user' ? { userId: input.userId, account: input.account } : { houseAccount: input.houseAccount }),
+        ...(input.target === 'user'
+          ? { userId: input.userId, account: input.account }
+          : { houseAccount: input.houseAccount, ...(input.merchantId !== undefined ? { merchantId: input.merchantId } : {}) }),
         asset: input.asset,
         amount: formatAmount(amountMinor, scale),
         reason: input.reason.trim(),
@@ -243,7 +259,7 @@ export async function decideStaffCorrection(
       const target =
         correction.target === 'user'
           ? await ensureUserAccount(tx, correction.user_id!, correction.account_kind as UserAccountKind, correction.asset)
-          : await houseAccountId(tx, correction.house_account!, correction.asset);
+          : await houseAccountId(tx, correction.house_account!, correction.asset, correction.merchant_id);
       const counter =
         correction.target === 'user'
           ? await ensurePlatformAccount(tx, 'treasury', correction.asset, { label: CORRECTIONS_LABEL, allowNegative: true })

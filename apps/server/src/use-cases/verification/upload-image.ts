@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '@keel/contracts';
 import type { Deps } from '../../deps.ts';
 
-export type UploadPurpose = 'verification' | 'deposit_proof' | 'chat' | 'loan_holding';
+export type UploadPurpose = 'verification' | 'deposit_proof' | 'chat' | 'loan_holding' | 'c2c_proof';
 import { cleanImage } from '../../uploads/image.ts';
 
 const mediaTypes = { jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif' } as const;

@@ -7,6 +7,9 @@ import { createStaff, createTestApp, registerViaApi, type TestApp } from '../../
 import { bindAddress, call, fund, TEST_XPUB, verifyUser, type WalletUser } from '../../helpers/wallet.ts';
 import { addProduct, fundTreasury, specProduct } from '../earn/earn-helpers.ts';
 import { addLoanProduct, fundLender, loanTerms } from '../loans/loans-helpers.ts';
+import { deposit as c2cDeposit, makeMerchant, merchantStep, uploadProof } from '../c2c/c2c-helpers.ts';
+import { sweepC2c } from '../../../src/use-cases/c2c/c2c-matching.ts';
+import type { EventBus } from '../../../src/realtime/event-bus.ts';
 
 // Issue 13, "tests that keep each class out": an authorization sweep generated from the routes the
 // server registers. Alice (a user) owns a real object of every kind a route can name by id, and
@@ -52,6 +55,8 @@ const objectKinds = [
   'loanChange',
   'fundRequest',
   'fundInvestment',
+  'c2cRequest',
+  'c2cProof',
   'correction',
   'quote',
   'message',
@@ -290,7 +295,38 @@ const CASES: Record<string, SweepCase> = {
   'POST /home/admin/corrections': {
     attempts: (a) => [
       { url: '/home/admin/corrections', body: { target: 'user', userId: a.user, account: 'coin', asset: 'USDT', amount: '1', reason: 'sweep attempt of a correction' } },
+      // A merchant's float is a house account named by the merchant's staff id (Sally is no merchant: not found either way).
+      {
+        url: '/home/admin/corrections',
+        body: { target: 'house', houseAccount: 'merchant_float', merchantId: a.staff, asset: 'USDT', amount: '1', reason: 'sweep attempt of a correction' },
+      },
     ],
+  },
+  // C2C (issue 19): Alice's deposit, paid with her screenshot, assigned to a merchant who is not the
+  // sweep's merchant member: the user steps are Alice's alone, the merchant steps and the
+  // screenshot her merchant's alone (support reads screenshots only of orders under appeal).
+  'GET /home/c2c/requests/:requestId': { attempts: (a) => [{ url: `/home/c2c/requests/${a.c2cRequest}` }] },
+  'POST /home/c2c/requests/:requestId/paid': { attempts: (a) => [{ url: `/home/c2c/requests/${a.c2cRequest}/paid`, body: { uploadId: a.c2cProof } }] },
+  'POST /home/c2c/requests/:requestId/confirm': { attempts: (a) => [{ url: `/home/c2c/requests/${a.c2cRequest}/confirm`, body: { paymentPassword: '135790' } }] },
+  'POST /home/c2c/requests/:requestId/cancel': { attempts: (a) => [{ url: `/home/c2c/requests/${a.c2cRequest}/cancel` }] },
+  'POST /home/c2c/requests/:requestId/appeal': { attempts: (a) => [{ url: `/home/c2c/requests/${a.c2cRequest}/appeal`, body: { reason: 'sweep attempt' } }] },
+  ...Object.fromEntries(
+    (
+      [
+        ['accept', undefined],
+        ['decline', undefined],
+        ['confirm', undefined],
+        ['paid', { paymentReference: 'SWEEP-0001' }],
+        ['appeal', { reason: 'sweep attempt' }],
+      ] as const
+    ).map(([step, body]) => [
+      `POST /home/admin/c2c/merchant/requests/:requestId/${step}`,
+      { attempts: (a: Objects) => [{ url: `/home/admin/c2c/merchant/requests/${a.c2cRequest}/${step}`, ...(body ? { body } : {}) }], staffOwned: true as const },
+    ]),
+  ),
+  'GET /home/admin/c2c/requests/:requestId/proof': { attempts: (a) => [{ url: `/home/admin/c2c/requests/${a.c2cRequest}/proof` }], staffOwned: true },
+  'POST /home/admin/c2c/appeals/:requestId/resolve': {
+    attempts: (a) => [{ url: `/home/admin/c2c/appeals/${a.c2cRequest}/resolve`, body: { outcome: 'fail', note: 'sweep attempt' } }],
   },
   'POST /home/admin/corrections/:correctionId/decision': {
     attempts: (a) => [{ url: `/home/admin/corrections/${a.correction}/decision`, body: { approve: false } }],
@@ -415,8 +451,9 @@ async function ownersState() {
     loan: read(`/home/loans/${objects.loan}`),
     fundRequest: read(`/home/fund/requests/${objects.fundRequest}`),
     fundInvestment: read(`/home/fund/investments/${objects.fundInvestment}`),
+    c2cRequest: read(`/home/c2c/requests/${objects.c2cRequest}`),
     messages: read('/home/user/messages'),
-    uploads: Promise.all([objects.verificationUpload, objects.depositProof, objects.chatUpload, objects.loanUpload].map(uploadStatus)),
+    uploads: Promise.all([objects.verificationUpload, objects.depositProof, objects.chatUpload, objects.loanUpload, objects.c2cProof].map(uploadStatus)),
     quote: t.db.query('SELECT * FROM swap_quotes WHERE id = $1', [objects.quote]),
     sally: read('/home/admin/me', sally),
     sallySessions: read('/home/admin/me/sessions', sally),
@@ -550,6 +587,14 @@ beforeAll(async () => {
     }, null),
     'correction for Alice',
   );
+  // Alice's C2C deposit: accepted by a merchant of its own (not the sweep's merchant member), paid with her screenshot.
+  const c2cFinance = await createStaff(t.app, t.db, 'sweepc2cfin2', ['finance']);
+  const c2cMerchant = await makeMerchant(t.app, t.db, 'sweepmerchant2', { float: '500', finance: [staffTokens.get('finance')!, c2cFinance] });
+  const c2cRequest = await ok(c2cDeposit(t.app, alice.token, { amount: '50' }), 'C2C deposit of Alice');
+  await sweepC2c({ db: t.db, now: () => new Date(nowMs), events: { publish: async () => {} } as unknown as EventBus, logger: t.app.log });
+  await ok(merchantStep(t.app, c2cMerchant, c2cRequest.id, 'accept'), 'C2C acceptance');
+  const c2cProof = await uploadProof(t.app, alice.token);
+  await ok(call(t.app, 'POST', `/home/c2c/requests/${c2cRequest.id}/paid`, alice.token, { uploadId: c2cProof }), 'C2C paid');
   const quote = await ok(call(t.app, 'POST', '/home/assets/swap/quote', alice.token, { fromAsset: 'USDT', toAsset: 'BTC', amount: '10' }), 'swap quote');
   const sessions = await ok(call(t.app, 'GET', '/home/user/sessions', alice.token), 'sessions');
   const messages = await ok(call(t.app, 'GET', '/home/user/messages', alice.token), 'messages');
@@ -585,6 +630,8 @@ beforeAll(async () => {
     loanChange: loanChange.id,
     fundRequest: fundRequest.id,
     fundInvestment: fundInvestment.id,
+    c2cRequest: c2cRequest.id,
+    c2cProof,
     correction: correction.id,
     quote: quote.quoteId,
     message: unreadMessage.id,

@@ -19,6 +19,9 @@ import { addProduct, earnUser, fundTreasury, specProduct, subscribe } from '../e
 import { addLoanProduct, apply, borrower, decide, fundLender, loanTerms, repay } from '../loans/loans-helpers.ts';
 import { fundBorrower, invest, investor, publish, review } from '../fund/fund-helpers.ts';
 import { leverageTrader } from '../leverage/leverage-helpers.ts';
+import { makeMerchant, type Merchant, merchantStep, uploadProof } from '../c2c/c2c-helpers.ts';
+import { sweepC2c } from '../../../src/use-cases/c2c/c2c-matching.ts';
+import type { EventBus } from '../../../src/realtime/event-bus.ts';
 
 // Issue 13, defect 2 (ADR 0019): a request commits its effect, then the process dies before the
 // answer reaches the client — the route's seam `afterHandlerCommitted` throws SimulatedCrash, so no
@@ -136,6 +139,8 @@ async function everything() {
     fundRequests: await rows('SELECT id::text, status, raised_minor::text FROM fund_requests ORDER BY id'),
     fundInvestments: await rows('SELECT id::text, status FROM fund_investments ORDER BY id'),
     corrections: await rows('SELECT id::text, status FROM staff_corrections ORDER BY id'),
+    c2cRequests: await rows('SELECT id::text, status, hold_id::text, closing_entry_id::text FROM c2c_requests ORDER BY id'),
+    c2cOffers: await rows('SELECT request_id::text, merchant_id::text, outcome FROM c2c_offers ORDER BY request_id, merchant_id'),
     userTransfers: await rows('SELECT id::text, entry_id::text FROM user_transfers ORDER BY id'),
     swaps: await rows('SELECT id::text, executed_entry_id::text FROM swap_quotes ORDER BY id'),
     ads: await rows('SELECT id::text, status, remaining_minor::text, price_fiat_minor::text FROM p2p_ads ORDER BY id'),
@@ -158,7 +163,118 @@ interface Scenario {
   beforeLateRetry?: () => Promise<void>;
 }
 
+/**
+ * A C2C order in a country of its own (so the one merchant serving it is the one offered it), taken
+ * as far as `upTo`: requested, offered, accepted, paid (a deposit by the user with a screenshot, a
+ * withdrawal by the merchant with a reference), or sent to support by the receiver.
+ */
+async function c2cOrder(kind: 'deposit' | 'withdrawal', country: string, upTo: 'matching' | 'offered' | 'accepted' | 'paid' | 'appealing') {
+  const maker = await createStaff(t.app, t.db, name('crashc2cf'), ['finance']);
+  const merchant: Merchant = await makeMerchant(t.app, t.db, name('crashc2cm'), { country, float: '1000', finance: [maker, finance] });
+  const user = await walletUser(t.app, t.db, name('crashc2cu'), { ready: true });
+  if (kind === 'withdrawal') await fund(t.db, user.userId, 'USDT', '100', 'fiat');
+  const bankDetails = { payeeName: 'Ana Lee', bankName: 'Crash Bank', accountNumber: '12345678' };
+  const made = await call(t.app, 'POST', kind === 'deposit' ? '/home/c2c/deposits' : '/home/c2c/withdrawals', user.token, {
+    country, amount: '20', amountIn: 'usdt', quotedPrice: '0.92', ...(kind === 'withdrawal' ? { bankDetails, paymentPassword: '135790' } : {}),
+  });
+  if (made.code !== 200) throw new Error(`C2C ${kind}: ${made.msg}`);
+  const id = made.data.id as string;
+  const steps = ['offered', 'accepted', 'paid', 'appealing'].slice(0, ['matching', 'offered', 'accepted', 'paid', 'appealing'].indexOf(upTo));
+  for (const step of steps) {
+    let answer: Call = { code: 200, msg: '', data: null };
+    if (step === 'offered') await sweepC2c({ db: t.db, now: () => new Date(nowMs), events: { publish: async () => {} } as unknown as EventBus, logger: t.app.log });
+    if (step === 'accepted') answer = await merchantStep(t.app, merchant, id, 'accept');
+    if (step === 'paid') {
+      answer =
+        kind === 'deposit'
+          ? await call(t.app, 'POST', `/home/c2c/requests/${id}/paid`, user.token, { uploadId: await uploadProof(t.app, user.token) })
+          : await merchantStep(t.app, merchant, id, 'paid', { paymentReference: 'CRASH-0001' });
+    }
+    if (step === 'appealing') {
+      answer =
+        kind === 'deposit'
+          ? await merchantStep(t.app, merchant, id, 'appeal', { reason: 'Nothing arrived.' })
+          : await call(t.app, 'POST', `/home/c2c/requests/${id}/appeal`, user.token, { reason: 'Nothing arrived.' });
+    }
+    if (answer.code !== 200) throw new Error(`C2C ${step}: ${answer.msg}`);
+  }
+  const status = () => t.db.query('SELECT status, closing_entry_id::text FROM c2c_requests WHERE id = $1', [id]);
+  return { id, user, merchant, status };
+}
+
 const scenarios: Record<string, () => Promise<Scenario>> = {
+  // C2C (issue 19): each step of the user, the merchant and support, its answer lost after the commit.
+  'c2c.createDeposit': async () => {
+    const maker = await createStaff(t.app, t.db, name('crashc2cf'), ['finance']);
+    await makeMerchant(t.app, t.db, name('crashc2cm'), { country: 'FR', float: '1000', finance: [maker, finance] });
+    const user = await walletUser(t.app, t.db, name('crashc2cu'), { ready: true });
+    return {
+      send: (key) => call(t.app, 'POST', '/home/c2c/deposits', user.token, { country: 'FR', amount: '20', amountIn: 'usdt', quotedPrice: '0.92' }, key),
+      effect: () => count('SELECT count(*)::int AS n FROM c2c_requests WHERE user_id = $1', user.userId),
+    };
+  },
+  'c2c.createWithdrawal': async () => {
+    const maker = await createStaff(t.app, t.db, name('crashc2cf'), ['finance']);
+    await makeMerchant(t.app, t.db, name('crashc2cm'), { country: 'JP', finance: [maker, finance] });
+    const user = await walletUser(t.app, t.db, name('crashc2cu'), { ready: true });
+    await fund(t.db, user.userId, 'USDT', '100', 'fiat');
+    const body = { country: 'JP', amount: '20', amountIn: 'usdt', quotedPrice: '0.92', bankDetails: { payeeName: 'Ana Lee', bankName: 'Crash Bank', accountNumber: '12345678' }, paymentPassword: '135790' };
+    return {
+      send: (key) => call(t.app, 'POST', '/home/c2c/withdrawals', user.token, body, key),
+      effect: () => count('SELECT count(*)::int AS n FROM c2c_requests WHERE user_id = $1', user.userId),
+    };
+  },
+  'c2c.markPaid': async () => {
+    const order = await c2cOrder('deposit', 'ES', 'accepted');
+    const uploadId = await uploadProof(t.app, order.user.token);
+    return { send: (key) => call(t.app, 'POST', `/home/c2c/requests/${order.id}/paid`, order.user.token, { uploadId }, key), effect: order.status };
+  },
+  'c2c.confirm': async () => {
+    const order = await c2cOrder('withdrawal', 'KR', 'paid');
+    return { send: (key) => call(t.app, 'POST', `/home/c2c/requests/${order.id}/confirm`, order.user.token, { paymentPassword: '135790' }, key), effect: order.status };
+  },
+  'c2c.cancel': async () => {
+    const order = await c2cOrder('deposit', 'IT', 'matching');
+    return { send: (key) => call(t.app, 'POST', `/home/c2c/requests/${order.id}/cancel`, order.user.token, undefined, key), effect: order.status };
+  },
+  'c2c.appeal': async () => {
+    const order = await c2cOrder('withdrawal', 'VN', 'paid');
+    return { send: (key) => call(t.app, 'POST', `/home/c2c/requests/${order.id}/appeal`, order.user.token, { reason: 'Nothing arrived.' }, key), effect: order.status };
+  },
+  'admin.c2cAccept': async () => {
+    const order = await c2cOrder('deposit', 'NL', 'offered');
+    return { send: (key) => call(t.app, 'POST', `/home/admin/c2c/merchant/requests/${order.id}/accept`, order.merchant.token, undefined, key), effect: order.status };
+  },
+  'admin.c2cDecline': async () => {
+    const order = await c2cOrder('deposit', 'TR', 'offered');
+    return { send: (key) => call(t.app, 'POST', `/home/admin/c2c/merchant/requests/${order.id}/decline`, order.merchant.token, undefined, key), effect: order.status };
+  },
+  'admin.c2cConfirm': async () => {
+    const order = await c2cOrder('deposit', 'SA', 'paid');
+    return { send: (key) => call(t.app, 'POST', `/home/admin/c2c/merchant/requests/${order.id}/confirm`, order.merchant.token, undefined, key), effect: order.status };
+  },
+  'admin.c2cPaid': async () => {
+    const order = await c2cOrder('withdrawal', 'ID', 'accepted');
+    return {
+      send: (key) => call(t.app, 'POST', `/home/admin/c2c/merchant/requests/${order.id}/paid`, order.merchant.token, { paymentReference: 'CRASH-0002' }, key),
+      effect: order.status,
+    };
+  },
+  'admin.c2cMerchantAppeal': async () => {
+    const order = await c2cOrder('deposit', 'AE', 'paid');
+    return {
+      send: (key) => call(t.app, 'POST', `/home/admin/c2c/merchant/requests/${order.id}/appeal`, order.merchant.token, { reason: 'Nothing arrived.' }, key),
+      effect: order.status,
+    };
+  },
+  'admin.c2cResolve': async () => {
+    const order = await c2cOrder('deposit', 'BR', 'appealing');
+    return {
+      send: (key) => call(t.app, 'POST', `/home/admin/c2c/appeals/${order.id}/resolve`, support, { outcome: 'complete', note: 'The payment arrived.' }, key),
+      effect: order.status,
+    };
+  },
+
   'assets.transfer': async () => {
     const user = await walletUser(t.app, t.db, name('crashxfer'));
     await fund(t.db, user.userId, 'USDT', '100');

@@ -63,6 +63,19 @@ const REVIEWED_STAFF_WRITES = [
   'POST /home/admin/corrections/:correctionId/decision',
   // Proof of liabilities (issue 22, ADR 0040): an admin asks for a snapshot now; it reads balances, writes none.
   'POST /home/admin/proof/snapshots',
+  // C2C through merchants (issue 19, ADR 0043): a merchant is a counterparty, not an operator. They
+  // publish their own fiat price and limits for requests offered from now on (as a P2P ad does),
+  // accept or decline an offer, and say the fiat arrived or was sent; support resolves a dispute to
+  // complete or fail, with the P2P appeal's two-person rule. No call sets a market price, a tick, a
+  // contract result or a balance; a merchant's float changes only by a house correction (maker and
+  // checker) and by the orders' own entries.
+  'PUT /home/admin/c2c/merchant', // the merchant's profile, online switch and terms
+  'POST /home/admin/c2c/merchant/requests/:requestId/accept',
+  'POST /home/admin/c2c/merchant/requests/:requestId/decline',
+  'POST /home/admin/c2c/merchant/requests/:requestId/confirm', // a deposit's fiat arrived: the held USDT to the user
+  'POST /home/admin/c2c/merchant/requests/:requestId/paid', // a withdrawal's fiat sent, with the bank's reference
+  'POST /home/admin/c2c/merchant/requests/:requestId/appeal',
+  'POST /home/admin/c2c/appeals/:requestId/resolve', // complete or fail a disputed order, with a note
 ];
 
 /**
@@ -73,6 +86,11 @@ const REVIEWED_STAFF_WRITES = [
  */
 const REVIEWED_OUTCOME_LIKE_INPUTS: Record<string, string[]> = {
   'POST /home/admin/p2p/appeals/:orderId/resolve': ['outcome'],
+  // A C2C dispute (above): complete or fail, decided by support on the screenshot and the bank reference.
+  'POST /home/admin/c2c/appeals/:requestId/resolve': ['outcome'],
+  // A merchant's own fiat price per USDT, quoted to users before they confirm (like a P2P ad's price);
+  // it never reaches a contract, a position or a liquidation, and an accepted order keeps its price.
+  'PUT /home/admin/c2c/merchant': ['price'],
   // An earn product's published terms for new subscriptions (above); existing ones never change.
   'POST /home/admin/earn/changes': ['dailyRatePercent', 'penaltyRatePercent', 'payoutTimeUtc', 'open'],
   // A loan product's published terms for new applications (above); existing loans never change.

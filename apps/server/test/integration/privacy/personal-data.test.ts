@@ -108,6 +108,8 @@ function enumValues(field: z.ZodType): string[] {
 const requiredQueries: Record<string, string | string[]> = {
   '/home/market/candles': 'symbol=BTC/USDT&interval=1m',
   '/home/loans/agreement': 'productId=1&amount=100&collateralAsset=USDT&collateralAmount=200',
+  // A user's own bank details for C2C withdrawals (issue 19), by country.
+  '/home/c2c/bank-details': 'country=DE',
 };
 
 /** Every URL to sweep for a GET contract: each value of each path parameter, each enum value of the query. */

@@ -15,7 +15,7 @@ import { validationMessages } from '../validation.ts';
 export const correctionRoles = ['admin', 'finance'] as const;
 export const correctionStatuses = ['pending', 'approved', 'rejected'] as const;
 export const correctionUserAccounts = ['coin', 'fiat', 'options', 'leveraged', 'defi'] as const;
-export const correctionHouseAccounts = ['earn_treasury', 'lending_treasury', 'insurance_fund'] as const;
+export const correctionHouseAccounts = ['earn_treasury', 'lending_treasury', 'insurance_fund', 'merchant_float'] as const;
 
 /** A signed decimal: "12.5", "-0.001"; zero is not a correction (checked with the asset's scale on the server). */
 const signedAmountSchema = z
@@ -30,6 +30,7 @@ export const proposeCorrectionBody = z
     userId: idSchema.optional().describe('the user (target user)'),
     account: z.enum(correctionUserAccounts).optional().describe('the user’s account kind (target user)'),
     houseAccount: z.enum(correctionHouseAccounts).optional().describe('the house account (target house)'),
+    merchantId: idSchema.optional().describe('the C2C merchant (staff id) whose float it funds or draws down (house account merchant_float)'),
     asset: assetCodeSchema,
     amount: signedAmountSchema.describe('signed decimal: positive credits the target, negative takes from it'),
     reason: multilineText(500).min(10).describe('what the user reads in their records and message'),
@@ -41,7 +42,11 @@ export const proposeCorrectionBody = z
         ? body.userId !== undefined && body.account !== undefined && body.houseAccount === undefined
         : body.houseAccount !== undefined && body.userId === undefined && body.account === undefined,
     { path: ['target'], message: validationMessages.correctionTarget },
-  );
+  )
+  .refine((body) => (body.houseAccount === 'merchant_float') === (body.merchantId !== undefined), {
+    path: ['merchantId'],
+    message: validationMessages.correctionTarget,
+  });
 export type ProposeCorrectionBody = z.infer<typeof proposeCorrectionBody>;
 
 export const correctionSchema = z.object({
@@ -51,6 +56,8 @@ export const correctionSchema = z.object({
   userName: z.string().nullable().describe('the user’s public name: staff lists name users without their contacts (ADR 0023)'),
   account: z.enum(correctionUserAccounts).nullable(),
   houseAccount: z.enum(correctionHouseAccounts).nullable(),
+  merchantId: idSchema.nullable().describe('the merchant of a merchant_float correction'),
+  merchantName: z.string().nullable(),
   asset: assetCodeSchema,
   amount: z.string().describe('signed decimal'),
   reason: z.string(),

@@ -6,7 +6,7 @@ import { validationMessages } from '../validation.ts';
 
 const text = (max: number) => plainText(max).min(1, validationMessages.required);
 
-export const uploadPurposes = ['verification', 'deposit_proof', 'chat', 'loan_holding'] as const;
+export const uploadPurposes = ['verification', 'deposit_proof', 'chat', 'loan_holding', 'c2c_proof'] as const;
 export const verificationLevels = ['identity', 'advanced'] as const;
 export const verificationStates = ['unverified', 'in_review', 'verified', 'rejected'] as const;
 export const idDocumentTypes = ['passport', 'driving_licence', 'id_card', 'other'] as const;
