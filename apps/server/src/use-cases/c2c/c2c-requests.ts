@@ -16,6 +16,8 @@ import {
   LedgerError,
   mulDiv,
   usdtOfFiat,
+  type WithdrawalAttempt,
+  withdrawalRefusal,
 } from '@keel/domain';
 import type { Deps } from '../../deps.ts';
 import type { Queryable } from '../../persistence/db.ts';
@@ -26,6 +28,7 @@ import type { UserRow } from '../../persistence/users.repository.ts';
 import { parseUserAmount } from '../amount-input.ts';
 import { checkPaymentPassword } from '../user/check-payment-password.ts';
 import { verificationStatesOf } from '../verification/submit-verification.ts';
+import { refusalError, withdrawalsToday } from '../wallet/create-withdrawal.ts';
 import { isUniqueViolation } from '../wallet/wallet-support.ts';
 import { C2C_ASSET, C2C_SCALE } from './c2c-support.ts';
 import { applyC2cStep, type C2cStepExtra } from './c2c-steps.ts';
@@ -158,12 +161,14 @@ interface CreateInput {
 
 /**
  * A C2C request: a deposit (buy USDT with fiat) or a withdrawal (sell USDT for fiat, the bank details
- * checked by the country's formats and the payment password). Refused before anything is written:
+ * checked by the country's formats, the published withdrawal rules and the payment password).
+ * Refused before anything is written:
  * an unfinished order (its id in the answer: the user is told to complete it), identity
  * verification and the fiat trade thresholds, no online merchant for this amount, a quoted price no
  * merchant offers any more (the best one in the answer). A withdrawal's USDT is held on the fiat
  * account in the request's transaction. One unfinished order per user is also a unique index, so
- * two requests at once cannot both be written. Through the API the answer commits with the request.
+ * two requests at once cannot both be written. Locks (a withdrawal): the user's row, then the new
+ * request, then (placeHold) the fiat account. Through the API the answer commits with the request.
  */
 export async function createC2cRequest(
   deps: Deps,
@@ -185,7 +190,6 @@ export async function createC2cRequest(
       parameterErrorField(`body.bankDetails.${field}`, BANK_PROBLEM_RULE[problem as BankDetailProblem]),
     );
     if (fields.length > 0) throw new AppError('PARAMETER_ERROR', { fields });
-    if (user.status === 'withdrawal_forbidden') throw new AppError('WITHDRAWAL_FORBIDDEN');
   }
   const unfinished = await unfinishedOrderId(deps.db, user.id);
   if (unfinished !== null) throw new AppError('C2C_ORDER_UNFINISHED', { orderId: unfinished.toString() });
@@ -201,10 +205,32 @@ export async function createC2cRequest(
   if (able.length === 0) throw new AppError('C2C_NO_MERCHANT');
   const bestMinor = able.map((terms) => toMinor(terms.price_fiat_minor)).reduce((a, b) => (better(kind, a, b) ? a : b));
   if (better(kind, quotedPriceMinor, bestMinor)) throw new AppError('C2C_PRICE_CHANGED', { price: fiatText(bestMinor) });
-  if (kind === 'withdrawal') await checkPaymentPassword(deps, user, input.paymentPassword ?? '');
+  // A withdrawal is money leaving the user's control: the published withdrawal rules apply, and it
+  // counts in the same daily count and USDT limit as withdrawals and transfers (decisions page 1.3).
+  const attempt = (today: { requests: number; usedUsdtMinor: bigint }): WithdrawalAttempt => ({
+    nowMs,
+    userStatus: user.status,
+    tier,
+    loginPasswordChangedAtMs: user.login_password_changed_at?.getTime() ?? null,
+    addressAddedAtMs: null,
+    requestsTodayCount: today.requests,
+    usedTodayUsdtMinor: today.usedUsdtMinor,
+    usdtValueMinor: usdtMinor,
+  });
+  if (kind === 'withdrawal') {
+    const early = withdrawalRefusal(deps.wallet.policy, attempt(await withdrawalsToday(deps.db, user.id, nowMs)));
+    if (early) throw refusalError(early);
+    await checkPaymentPassword(deps, user, input.paymentPassword ?? '');
+  }
 
   try {
     return await deps.db.transaction(async (tx) => {
+      if (kind === 'withdrawal') {
+        // The lock withdrawals and transfers take: one user's requests are judged one at a time against today's totals.
+        await tx.query('SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE', [user.id]);
+        const refusal = withdrawalRefusal(deps.wallet.policy, attempt(await withdrawalsToday(tx, user.id, nowMs)));
+        if (refusal) throw refusalError(refusal);
+      }
       const [{ id }] = (await tx.query<{ id: bigint }>(`SELECT nextval(pg_get_serial_sequence('c2c_requests', 'id')) AS id`)) as [{ id: bigint }];
       const orderNo = `C${now.toISOString().slice(0, 10).replaceAll('-', '')}${id.toString().padStart(8, '0')}`;
       await tx.query(

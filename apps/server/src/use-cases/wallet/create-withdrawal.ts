@@ -48,16 +48,19 @@ export function refusalError(refusal: WithdrawalRefusal): AppError {
 
 /**
  * Today's (UTC) withdrawal requests of a user and the USDT value of those not returned. Transfers
- * to other users count as withdrawals here (issue 19): money leaving the user's control, final.
+ * to other users and C2C withdrawals not failed count as withdrawals here (issue 19): money leaving
+ * the user's control.
  */
 export async function withdrawalsToday(db: Queryable, userId: bigint, nowMs: number) {
   const [row] = await db.query<{ requests: bigint; used_minor: string }>(
-    `SELECT w.requests + t.requests AS requests, w.used_minor + t.used_minor AS used_minor
+    `SELECT w.requests + t.requests + c.requests AS requests, w.used_minor + t.used_minor + c.used_minor AS used_minor
      FROM (SELECT count(*)::bigint AS requests,
              COALESCE(sum(usdt_value_minor) FILTER (WHERE status NOT IN ('rejected', 'failed', 'cancelled')), 0) AS used_minor
            FROM withdrawals WHERE user_id = $1 AND created_at >= $2) w,
           (SELECT count(*)::bigint AS requests, COALESCE(sum(usdt_value_minor), 0) AS used_minor
-           FROM user_transfers WHERE sender_id = $1 AND created_at >= $2) t`,
+           FROM user_transfers WHERE sender_id = $1 AND created_at >= $2) t,
+          (SELECT count(*)::bigint AS requests, COALESCE(sum(usdt_minor) FILTER (WHERE status <> 'failed'), 0) AS used_minor
+           FROM c2c_requests WHERE user_id = $1 AND kind = 'withdrawal' AND created_at >= $2) c`,
     [userId, new Date(utcDayStartMs(nowMs))],
   );
   return { requests: Number(row!.requests), usedUsdtMinor: toMinor(row!.used_minor) };

@@ -32,7 +32,7 @@ const view = async (token: string, id: string) => (await call(t.app, 'GET', `/ho
 const ledgerWhole = async () => expect((await checkLedger(t.db)).problems).toEqual([]);
 
 beforeAll(async () => {
-  t = await createTestApp({ P2P_APPEAL_TWO_PERSON_ABOVE_USDT: '500' }, { now: () => new Date(nowMs) });
+  t = await createTestApp({ P2P_APPEAL_TWO_PERSON_ABOVE_USDT: '500', WITHDRAWAL_DAILY_COUNT: '2' }, { now: () => new Date(nowMs) });
   const finance: [string, string] = [await createStaff(t.app, t.db, 'c2cfin1', ['finance']), await createStaff(t.app, t.db, 'c2cfin2', ['finance'])];
   support1 = await createStaff(t.app, t.db, 'c2csupport1', ['support']);
   support2 = await createStaff(t.app, t.db, 'c2csupport2', ['support']);
@@ -215,6 +215,22 @@ describe('a C2C withdrawal', () => {
     expect((await withdrawal(t.app, user.token, { amount: '60' })).msg).toBe('insufficient balance');
     expect(await usdtIn(t.app, user.token, 'fiat')).toEqual({ available: '50.000000', frozen: '0.000000' });
     expect((await call(t.app, 'GET', '/home/c2c/options', user.token)).data.unfinishedOrderId).toBeNull();
+  });
+
+  it('is judged by the published withdrawal rules and counts in the daily count of withdrawals', async () => {
+    const user = await newUser();
+    await fund(t.db, user.userId, 'USDT', '100', 'fiat');
+    for (let made = 0; made < 2; made += 1) {
+      const request = await withdrawal(t.app, user.token, { amount: '10' });
+      expect(request.code).toBe(200);
+      expect((await call(t.app, 'POST', `/home/c2c/requests/${request.data.id}/cancel`, user.token)).data.status).toBe('failed');
+    }
+    expect(await withdrawal(t.app, user.token, { amount: '10' })).toMatchObject({ code: 400, data: { rule: 'daily_count', limit: 2, used: 2 } });
+    const forbidden = await newUser();
+    await fund(t.db, forbidden.userId, 'USDT', '100', 'fiat');
+    await t.db.query(`UPDATE users SET status = 'withdrawal_forbidden' WHERE id = $1`, [forbidden.userId]);
+    expect((await withdrawal(t.app, forbidden.token, { amount: '10' })).data).toMatchObject({ rule: 'withdrawal_forbidden' });
+    expect(await usdtIn(t.app, forbidden.token, 'fiat')).toEqual({ available: '100.000000', frozen: '0.000000' });
   });
 
   it('goes to support when the user does not answer in time, never released on silence; support completes it', async () => {

@@ -61,6 +61,12 @@ export const reasonKeys = {
   'fund.default': 'web.fund.reason.default',
   'fund.refund': 'web.fund.reason.refund',
   'fund.reject': 'web.fund.reason.reject',
+  // C2C through merchants (issue 19): the USDT a merchant sold you, a withdrawal's USDT held, paid
+  // to the merchant when you confirmed, or released when the order failed.
+  'c2c.deposit': 'web.records.reason.c2cDeposit',
+  'c2c.withdrawal_hold': 'web.records.reason.c2cWithdrawalHold',
+  'c2c.withdrawal': 'web.records.reason.c2cWithdrawal',
+  'c2c.release': 'web.records.reason.c2cRelease',
   // A balance changed by staff: proposed by one member, approved by another (issue 22, ADR 0039).
   'staff.correction': 'web.records.reason.staffCorrection',
 } as const satisfies Record<string, MessageKey>;
@@ -87,4 +93,5 @@ export const referenceKeys: Record<string, MessageKey> = {
   fund_request: 'web.fund.ref.request',
   fund_investment: 'web.fund.ref.investment',
   staff_correction: 'web.records.ref.staffCorrection',
+  c2c_request: 'web.records.ref.c2cRequest',
 };

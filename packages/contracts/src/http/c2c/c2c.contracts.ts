@@ -129,7 +129,7 @@ export const createC2cWithdrawalContract = defineContract({
   method: 'POST',
   path: '/home/c2c/withdrawals',
   summary:
-    'Sell USDT for fiat through a merchant: the country, the USDT (or the fiat wanted), the price shown, the bank details (checked by the country’s formats and saved for the next time) and the payment password. The USDT is held on the fiat account at once; it reaches the merchant only when the user confirms the fiat arrived. Needs an Idempotency-Key header.',
+    'Sell USDT for fiat through a merchant: the country, the USDT (or the fiat wanted), the price shown, the bank details (checked by the country’s formats and saved for the next time) and the payment password. Judged by the published withdrawal rules and counted in the same daily count and limit. The USDT is held on the fiat account at once; it reaches the merchant only when the user confirms the fiat arrived. Needs an Idempotency-Key header.',
   caller: 'user',
   idempotent: true,
   body: z.object({
@@ -141,7 +141,19 @@ export const createC2cWithdrawalContract = defineContract({
     paymentPassword: secretText(64),
   }),
   data: c2cRequestSchema,
-  errors: [...placeErrors, 'INSUFFICIENT_BALANCE', 'PAYMENT_PASSWORD_NOT_SET', 'WRONG_PAYMENT_PASSWORD', 'PAYMENT_PASSWORD_LOCKED', 'WITHDRAWAL_FORBIDDEN'],
+  errors: [
+    ...placeErrors,
+    'INSUFFICIENT_BALANCE',
+    'PAYMENT_PASSWORD_NOT_SET',
+    'WRONG_PAYMENT_PASSWORD',
+    'PAYMENT_PASSWORD_LOCKED',
+    'WITHDRAWAL_IMPOSSIBLE',
+    'DAILY_WITHDRAWAL_COUNT_LIMIT',
+    'TRANSACTION_TIME_LIMITED',
+    'WITHDRAWAL_CLOSED',
+    'WITHDRAWAL_FORBIDDEN',
+    'WITHDRAWAL_PERIOD',
+  ],
 });
 
 export const listC2cRequestsContract = defineContract({
