@@ -91,22 +91,35 @@ export async function offerRequest(tx: Queryable, requestId: bigint, at: Date): 
   const usdtMinor = toMinor(request.usdt_minor);
   const quotedMinor = toMinor(request.quoted_price_fiat_minor);
   const tried = new Set((await tx.query<{ merchant_id: bigint }>('SELECT merchant_id FROM c2c_offers WHERE request_id = $1', [requestId])).map((row) => row.merchant_id));
-  const candidates: MerchantCandidate[] = (await onlineTerms(tx, request.country))
-    .filter((terms) => {
-      const price = toMinor(terms.price_fiat_minor);
-      return request.kind === 'deposit' ? price <= quotedMinor : price >= quotedMinor;
-    })
-    .map((terms) => ({
-      merchantId: terms.merchant_id,
-      online: true,
-      priceFiatMinor: toMinor(terms.price_fiat_minor),
-      minUsdtMinor: toMinor(terms.min_usdt_minor),
-      maxUsdtMinor: toMinor(terms.max_usdt_minor),
-      freeFloatMinor: toMinor(terms.free_float_minor),
-      lastMatchedAtMs: terms.last_matched_at_ms === null ? null : Number(terms.last_matched_at_ms),
-    }));
-  const chosen = nextMerchant(request.kind, usdtMinor, candidates, tried);
-  if (!chosen) return null;
+  const candidatesNow = async (): Promise<MerchantCandidate[]> =>
+    (await onlineTerms(tx, request.country))
+      .filter((terms) => {
+        const price = toMinor(terms.price_fiat_minor);
+        return request.kind === 'deposit' ? price <= quotedMinor : price >= quotedMinor;
+      })
+      .map((terms) => ({
+        merchantId: terms.merchant_id,
+        online: true,
+        priceFiatMinor: toMinor(terms.price_fiat_minor),
+        minUsdtMinor: toMinor(terms.min_usdt_minor),
+        maxUsdtMinor: toMinor(terms.max_usdt_minor),
+        freeFloatMinor: toMinor(terms.free_float_minor),
+        lastMatchedAtMs: terms.last_matched_at_ms === null ? null : Number(terms.last_matched_at_ms),
+      }));
+  // The chosen merchant's row is locked before the offer (SKIP LOCKED: a merchant another node is
+  // offering to, or who is accepting right now, is passed over this time), and the choice is made
+  // again under the lock: so two nodes never offer one merchant more than their free float could
+  // hold, and no sweep waits on another (no deadlock between batches).
+  const passedOver = new Set(tried);
+  let chosen: MerchantCandidate | null = null;
+  while (chosen === null) {
+    const candidate = nextMerchant(request.kind, usdtMinor, await candidatesNow(), passedOver);
+    if (!candidate) return null;
+    const [locked] = await tx.query('SELECT staff_id FROM c2c_merchants WHERE staff_id = $1 FOR UPDATE SKIP LOCKED', [candidate.merchantId]);
+    const again = locked ? nextMerchant(request.kind, usdtMinor, await candidatesNow(), passedOver) : null;
+    if (again?.merchantId === candidate.merchantId) chosen = again;
+    else passedOver.add(candidate.merchantId);
+  }
   const before = await applyC2cStep(tx, requestId, { kind: 'system' }, { kind: 'offer', merchantId: chosen.merchantId }, at);
   if (!before) return null;
   await tx.query('UPDATE c2c_requests SET offered_merchant_id = $2, offer_deadline_ms = $3 WHERE id = $1', [requestId, chosen.merchantId, at.getTime() + C2C_OFFER_WINDOW_MS]);

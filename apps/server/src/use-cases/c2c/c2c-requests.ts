@@ -60,7 +60,8 @@ export interface EligibleTerms {
 /**
  * The terms of every online merchant serving `country`, with what their float could still back: the
  * float's available USDT less the USDT of offers they have not answered (an offer promises nothing,
- * but the matcher does not offer more than an acceptance could hold).
+ * but the matcher does not offer more than an acceptance could hold: it reads this again under the
+ * merchant's row lock before each offer).
  */
 export function onlineTerms(db: Queryable, country: string): Promise<EligibleTerms[]> {
   return db.query<EligibleTerms>(

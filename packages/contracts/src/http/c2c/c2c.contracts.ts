@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { decimalAmountSchema } from '../assets/assets.contracts.ts';
-import { idSchema, pageQuerySchema, plainText, secretText, typedText } from '../common.ts';
+import { idSchema, multilineText, pageQuerySchema, plainText, secretText, typedText } from '../common.ts';
 import { defineContract } from '../contract.ts';
 import { twoPersonReasonSchema } from '../admin/two-person.contracts.ts';
 import { validationMessages } from '../validation.ts';
@@ -291,7 +291,7 @@ export const saveMerchantProfileContract = defineContract({
   staffRoles: merchantRoles,
   body: z.object({
     displayName: typedText(40).pipe(z.string().min(2)),
-    paymentDetails: plainText(500),
+    paymentDetails: multilineText(500),
     online: z.boolean(),
     terms: z.array(merchantTermsSchema).max(20),
   }),
