@@ -674,9 +674,9 @@ async function main() {
         const [sellers, buyers] = registered;
         lap('register_users');
 
-        // Verified (identity) and the sellers funded, directly in the database as the tests' helpers do.
+        // Verified (identity) and the sellers' fiat accounts (P2P's) funded, directly in the database as the tests' helpers do.
         await inBatches([...sellers, ...buyers], 8, (user) => verifyUser(db!, user.userId));
-        await inBatches(sellers, 4, (seller) => fund(db!, seller.userId, 'USDT', '50'));
+        await inBatches(sellers, 4, (seller) => fund(db!, seller.userId, 'USDT', '50', 'fiat'));
         lap('verify_and_fund');
 
         // A contact method, one ad per seller (node A), one order per buyer on it (node B).

@@ -65,10 +65,11 @@ interface ChunkingContext {
 const featuresSharedModule = /(apps[\\/]web[\\/]src[\\/](features|shared[\\/](realtime|format|ui|api))|packages[\\/](domain|ui|contracts)[\\/]src)[\\/]/;
 /**
  * Shared code a form, a wallet screen or an upload needs (the money forms' amount field builds on
- * the contracts' zod schema): not for the tab screens' common chunk.
+ * the contracts' zod schema; the C2C screens' parts, which build on the wallet's): not for the tab
+ * screens' common chunk.
  */
 const notForTabScreens =
-  /(apps[\\/]web[\\/]src[\\/](features[\\/](wallet|verification|auth|p2p|settings|earn|assets[\\/]amount-field)|shared[\\/](forms|api[\\/]upload))|packages[\\/]ui[\\/]src[\\/]QrCode|packages[\\/]contracts[\\/]src[\\/]http[\\/](user[\\/]security|auth|verification|swap))/;
+  /(apps[\\/]web[\\/]src[\\/](features[\\/](wallet|verification|auth|p2p|settings|earn|c2c|assets[\\/]amount-field)|shared[\\/](forms|api[\\/]upload))|packages[\\/]ui[\\/]src[\\/]QrCode|packages[\\/]contracts[\\/]src[\\/]http[\\/](user[\\/]security|auth|verification|swap))/;
 const importsForms = (id: string, context: ChunkingContext) =>
   (context.getModuleInfo(id)?.importedIds ?? []).some((imported) => /(shared[\\/]forms[\\/]|react-hook-form|@hookform)/.test(imported));
 /**

@@ -77,7 +77,7 @@ describe('assets tab', () => {
     // always (deposits land there); each says in one line what it is for.
     const titlesIn = (section: string) => page.locator(`[data-testid="${section}"] .account-card-title > span:first-child`).allTextContents();
     expect(await titlesIn('accounts-shown')).toEqual(['Coin account', 'DeFi account', 'Options account']);
-    expect(await text(page, 'account-coin-purpose')).toBe('Your spot wallet: deposits, withdrawals, exchanges and P2P trades.');
+    expect(await text(page, 'account-coin-purpose')).toBe('Your spot wallet: deposits, withdrawals, exchanges and transfers to other users.');
     expect(await text(page, 'account-defi-purpose')).toBe('Principal of earn products: lock-ups and financial products.');
     expect(await page.getByTestId('account-defi-earn').getAttribute('href')).toBe('/Lockup');
     expect(await text(page, 'account-options-purpose')).toBe('Short-cycle contracts on the trade tab: stakes are held and paid out here.');
@@ -87,7 +87,7 @@ describe('assets tab', () => {
     await page.getByTestId('accounts-folded-toggle').click();
     expect(await titlesIn('accounts-folded')).toEqual(['Fiat account', 'Leveraged account']);
     expect(await page.getByTestId('balance-fiat-USDT-frozen').isVisible()).toBe(true);
-    expect(await text(page, 'account-fiat-purpose')).toBe('Fiat trading (P2P and C2C); P2P trades use the coin account for now.');
+    expect(await text(page, 'account-fiat-purpose')).toBe('Fiat trading: P2P ads and sales hold USDT from it, P2P and C2C purchases land in it, C2C withdrawals draw on it.');
     expect(await text(page, 'account-leveraged-purpose')).toBe('Margin for leveraged and futures trading.');
     expect(await page.getByTestId('account-innovation').count()).toBe(0);
     // The actions lead to their pages, deposit and withdraw first.

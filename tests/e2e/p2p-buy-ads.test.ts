@@ -2,19 +2,19 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedger } from '../../apps/server/src/persistence/ledger-check.ts';
-import { trader } from '../../apps/server/test/helpers/p2p.ts';
-import { call, coinBalance, type WalletUser } from '../../apps/server/test/helpers/wallet.ts';
+import { fiatBalance, trader } from '../../apps/server/test/helpers/p2p.ts';
+import { call, coinBalance, fund, type WalletUser } from '../../apps/server/test/helpers/wallet.ts';
 import { launchBrowser, newPhoneContext, openLoggedIn, putSessionOnDevice } from './helpers/browser.ts';
 import { type E2eServer, startServer, uniqueUsername } from './helpers/server.ts';
 
 // Issue 19, P2P buy ads in the browser: a buyer posts a buy ad through the ad form (the buy side:
 // nothing is held); a seller opens the market, switches to "Sell USDT", finds it and sells into it
-// with their payment details — their quantity is held on their coin account at once — and lands on
+// with their payment details — their quantity is held on their fiat account at once — and lands on
 // the order as the seller ("the buyer pays you at"); the buyer, in another browser, sees the order
 // with the seller's payment details and marks it paid; the seller releases with the payment
-// password and the buyer ends with the quantity less the 0.1 % fee. The buyer cannot sell into
-// their own ad. The market's Sell tab and the sell-into form pass axe (serious and critical), and
-// the market reads right to left in Arabic with its numbers left to right.
+// password and the buyer's fiat account ends with the quantity less the 0.1 % fee. The buyer
+// cannot sell into their own ad. The market's Sell tab and the sell-into form pass axe (serious and
+// critical), and the market reads right to left in Arabic with its numbers left to right.
 
 const PAYMENT_PASSWORD = '135790';
 const USDT = 1_000_000n;
@@ -64,16 +64,16 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .flatMap((violation) => violation.nodes.map((node) => `${violation.impact} ${violation.id}: ${node.target.join(' ')} — ${node.failureSummary ?? violation.help}`));
 }
 
-/** A verified trader (payment password 135790, a Telegram contact `@<username>`), funded with `usdt`. */
+/** A verified trader (payment password 135790, a Telegram contact `@<username>`), their fiat account (P2P's) funded with `usdt`. */
 function newTrader(prefix: string, usdt = '0'): Promise<WalletUser> {
   return trader(server.app, server.db, uniqueUsername(prefix), usdt);
 }
 
-/** The balances of the coin account's USDT on /assets. */
+/** The balances of the fiat account's USDT on /assets (P2P trades from and into the fiat account). */
 async function usdtBalances(page: Page) {
   await page.goto('/assets');
-  await page.getByTestId('balance-coin-USDT-available').waitFor();
-  return { available: await text(page, 'balance-coin-USDT-available'), frozen: await text(page, 'balance-coin-USDT-frozen') };
+  await page.getByTestId('balance-fiat-USDT-available').waitFor();
+  return { available: await text(page, 'balance-fiat-USDT-available'), frozen: await text(page, 'balance-fiat-USDT-frozen') };
 }
 
 const direction = (locator: Locator) => locator.evaluate((element) => getComputedStyle(element).direction);
@@ -84,6 +84,8 @@ describe('P2P buy ads', () => {
   it('a buy ad posted through the form is sold into from another browser: held, paid, released; the buyer ends with the quantity less 0.1 %', async () => {
     const buyer = await newTrader('bbuyer');
     const seller = await newTrader('bseller', '50');
+    // USDT in the seller's coin account does not count: selling holds on the fiat account.
+    await fund(server.db, seller.userId, 'USDT', '100');
 
     // The buyer posts a buy ad: the post page's side choice, the same fields, nothing held.
     const buyerPage = await openLoggedIn(await phone(), buyer, '/trade/shopping');
@@ -119,7 +121,7 @@ describe('P2P buy ads', () => {
     expect(await text(myRow, 'ad-remaining')).toBe('100.00 USDT');
     expect(await myRow.getByText('Still wanted', { exact: true }).count()).toBe(1);
     // Posting held nothing on the buyer's account.
-    expect(await coinBalance(server.db, buyer.userId, 'USDT')).toEqual({ availableMinor: 0n, frozenMinor: 0n });
+    expect(await fiatBalance(server.db, buyer.userId)).toEqual({ availableMinor: 0n, frozenMinor: 0n });
 
     // The buyer's own ad offers them no "Sell", and the server refuses it with the catalogue message.
     await buyerPage.goto('/trade/shopping?side=buy');
@@ -162,6 +164,7 @@ describe('P2P buy ads', () => {
     const form = adRow.getByTestId('sell-into-form');
     await form.waitFor();
     await eventually(() => shown(form, 'sell-into-available')).toBe('50.00 USDT');
+    expect(await form.getByTestId('sell-into-transfer').getAttribute('href')).toBe('/assets/transfer');
     await form.getByTestId('sell-into-quantity').fill('60');
     await form.getByTestId('sell-into-submit').click();
     await form.getByText('This is more than the available balance').waitFor();
@@ -169,7 +172,7 @@ describe('P2P buy ads', () => {
     await form.getByTestId('sell-into-quantity').fill('20');
     await eventually(() => shown(form, 'sell-into-total')).toBe('1,720.00 INR');
     expect(await text(form, 'sell-into-held')).toBe('20.00 USDT');
-    expect(await text(form, 'sell-into-hold-note')).toContain('20.00 USDT will be held from your coin account until the order ends.');
+    expect(await text(form, 'sell-into-hold-note')).toContain('20.00 USDT will be held from your fiat account until the order ends.');
     expect(await seriousViolations(sellerPage), 'the sell-into form, with its problems shown').toEqual([]);
     // Nothing was sent while the form had problems.
     expect(await server.db.query('SELECT 1 FROM p2p_orders WHERE ad_id = $1', [adId])).toEqual([]);
@@ -194,9 +197,10 @@ describe('P2P buy ads', () => {
     expect(plain(await buyerContact.locator('.muted').textContent())).toBe('Buyer’s contact');
     expect(await sellerPage.getByTestId('release-form').count()).toBe(0);
     expect(await sellerPage.getByTestId('order-mark-paid').count()).toBe(0);
-    // The 20 USDT are held on the seller's coin account from now on.
+    // The 20 USDT are held on the seller's fiat account from now on; their coin account is untouched.
     expect(await usdtBalances(sellerPage)).toEqual({ available: '30.00', frozen: '20.00' });
-    expect(await coinBalance(server.db, seller.userId, 'USDT')).toEqual({ availableMinor: 30n * USDT, frozenMinor: 20n * USDT });
+    expect(await fiatBalance(server.db, seller.userId)).toEqual({ availableMinor: 30n * USDT, frozenMinor: 20n * USDT });
+    expect(await coinBalance(server.db, seller.userId, 'USDT')).toEqual({ availableMinor: 100n * USDT, frozenMinor: 0n });
 
     // The buyer, in their own browser, finds the order as the buyer and pays to the seller's details.
     await buyerPage.goto('/orderlist');
@@ -231,9 +235,9 @@ describe('P2P buy ads', () => {
     expect(await text(sellerPage, 'order-fee')).toBe('0.02 USDT');
     await eventually(() => shown(buyerPage, 'order-status')).toBe('Released');
 
-    // The buyer ends with 20 less the 0.1 % fee; the seller's 20 have left their account.
+    // The buyer's fiat account ends with 20 less the 0.1 % fee; the seller's 20 have left their account.
     expect(await usdtBalances(buyerPage)).toEqual({ available: '19.98', frozen: '0.00' });
-    expect(await coinBalance(server.db, buyer.userId, 'USDT')).toEqual({ availableMinor: 19_980_000n, frozenMinor: 0n });
+    expect(await fiatBalance(server.db, buyer.userId)).toEqual({ availableMinor: 19_980_000n, frozenMinor: 0n });
     expect(await usdtBalances(sellerPage)).toEqual({ available: '30.00', frozen: '0.00' });
     // The buy ad still wants the rest.
     await buyerPage.goto('/trade/shopping?tab=mine');

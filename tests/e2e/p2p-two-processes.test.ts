@@ -191,9 +191,9 @@ describe('P2P chat across two server processes on one PostgreSQL and one Redis',
     async () => {
       if (!POSTGRES_URL) throw new Error('TEST_DATABASE_URL is not set (e.g. postgres://postgres@127.0.0.1:5432/test): in CI this test must run, not be skipped');
 
-      // The seller's account, ad and page on node A; the buyer's account, order and page on node B.
+      // The seller's account (its fiat account funded: P2P's), ad and page on node A; the buyer's account, order and page on node B.
       const seller = await trader(nodeA, 'pseller');
-      await fund(db!, seller.userId, 'USDT', '300');
+      await fund(db!, seller.userId, 'USDT', '300', 'fiat');
       const ad = await api(nodeA, 'POST', '/home/p2p/ads', seller.token, { ...adTerms, total: '300' });
       const buyer = await trader(nodeB, 'pbuyer');
       const order = await api(nodeB, 'POST', '/home/p2p/orders', buyer.token, { adId: ad.id, quantity: '20' });

@@ -61,7 +61,7 @@ const shown = (page: Page, testId: string) => page.getByTestId(testId).first().t
  */
 const eventually = <T>(read: () => Promise<T>, timeout = 12_000) => expect.poll(read, { timeout, interval: 100 });
 
-/** A verified trader (payment password 135790, a Telegram contact), funded with `usdt`. */
+/** A verified trader (payment password 135790, a Telegram contact), their fiat account (P2P's) funded with `usdt`. */
 function newTrader(server: E2eServer, prefix: string, usdt = '0'): Promise<WalletUser> {
   return trader(server.app, server.db, uniqueUsername(prefix), usdt);
 }
@@ -86,11 +86,11 @@ async function expectAdRemaining(page: Page, adId: string, remaining: string) {
   expect(await row.getByTestId('ad-status').textContent()).toBe('Open');
 }
 
-/** The balances of the coin account's USDT on /assets. */
+/** The balances of the fiat account's USDT on /assets (P2P trades from and into the fiat account). */
 async function usdtBalances(page: Page) {
   await page.goto('/assets');
-  await page.getByTestId('balance-coin-USDT-available').waitFor();
-  return { available: await text(page, 'balance-coin-USDT-available'), frozen: await text(page, 'balance-coin-USDT-frozen') };
+  await page.getByTestId('balance-fiat-USDT-available').waitFor();
+  return { available: await text(page, 'balance-fiat-USDT-available'), frozen: await text(page, 'balance-fiat-USDT-frozen') };
 }
 
 /**
@@ -153,6 +153,9 @@ describe('P2P on one server', () => {
     await sellerPage.getByTestId('sell-price').fill('85.50');
     await sellerPage.getByTestId('sell-min').fill('10');
     await sellerPage.getByTestId('sell-max').fill('200');
+    // The quantity is held from the fiat account, whose available USDT the form shows.
+    await eventually(() => shown(sellerPage, 'sell-available')).toBe('300.00 USDT');
+    expect(await sellerPage.getByTestId('sell-transfer').getAttribute('href')).toBe('/assets/transfer');
     await sellerPage.getByTestId('sell-total').fill('300');
     await eventually(() => shown(sellerPage, 'sell-frozen')).toBe('300.00 USDT');
     expect(await text(sellerPage, 'sell-worth')).toContain('25,650.00 INR');
@@ -240,11 +243,11 @@ describe('P2P on one server', () => {
     await sellerPage.getByTestId('release-password').fill(PAYMENT_PASSWORD);
     await sellerPage.getByTestId('release-submit').click();
     await eventually(() => shown(sellerPage, 'order-status')).toBe('Released');
-    expect(await text(sellerPage, 'order-status-message')).toBe('Released to the buyer (less the 0.1 % fee).');
+    expect(await text(sellerPage, 'order-status-message')).toBe('Released to the buyer’s fiat account (less the 0.1 % fee).');
     expect(await text(sellerPage, 'order-receives')).toBe('99.90 USDT');
     expect(await text(sellerPage, 'order-fee')).toBe('0.10 USDT');
     await eventually(() => shown(buyerPage, 'order-status')).toBe('Released');
-    expect(await text(buyerPage, 'order-status-message')).toBe('Released to the buyer (less the 0.1 % fee).');
+    expect(await text(buyerPage, 'order-status-message')).toBe('Released to the buyer’s fiat account (less the 0.1 % fee).');
 
     // Balances: the buyer has 100 less the 0.1 % fee; the seller's 300 are 200 still in escrow.
     expect(await usdtBalances(buyerPage)).toEqual({ available: '99.90', frozen: '0.00' });
@@ -258,14 +261,14 @@ describe('P2P on one server', () => {
     const buyerRecord = buyerPage.locator(`[data-testid="record"][data-entry="${entryId}"]`);
     await buyerRecord.waitFor();
     expect(await buyerRecord.getAttribute('data-reason')).toBe('p2p.release');
-    expect(await buyerRecord.getByTestId('record-posting').allTextContents()).toEqual(['Coin account+99.90 USDT']);
+    expect(await buyerRecord.getByTestId('record-posting').allTextContents()).toEqual(['Fiat account+99.90 USDT']);
     await sellerPage.goto('/assets/records');
     const sellerRecords = sellerPage.getByTestId('record');
     await eventually(() => sellerRecords.count()).toBe(3);
     expect(await sellerRecords.evaluateAll((rows) => rows.map((row) => row.getAttribute('data-reason')))).toEqual(['p2p.release', 'hold.place', 'demo.fund']);
     expect(await sellerRecords.nth(0).getAttribute('data-entry')).toBe(entryId);
-    expect(await sellerRecords.nth(0).getByTestId('record-posting').allTextContents()).toEqual(['Coin accountfrozen-100.00 USDT']);
-    expect(await sellerRecords.nth(1).getByTestId('record-posting').allTextContents()).toEqual(['Coin account-300.00 USDT', 'Coin accountfrozen+300.00 USDT']);
+    expect(await sellerRecords.nth(0).getByTestId('record-posting').allTextContents()).toEqual(['Fiat accountfrozen-100.00 USDT']);
+    expect(await sellerRecords.nth(1).getByTestId('record-posting').allTextContents()).toEqual(['Fiat account-300.00 USDT', 'Fiat accountfrozen+300.00 USDT']);
 
     // Both see it among the completed orders, each on their side.
     for (const [page, role] of [
@@ -375,7 +378,7 @@ describe('P2P on one server', () => {
     // Support staff: the queue, the order, the reason, the whole chat; release with a note.
     const support = await createStaff(server, 'support01', ['support']);
     const staff = await staffPage(server, support);
-    await staff.getByRole('link', { name: 'Appeals' }).click();
+    await staff.getByRole('link', { name: 'Appeals', exact: true }).click();
     const row = staff.getByTestId(`appeal-row-${orderId}`);
     await row.waitFor();
     expect(await row.textContent()).toContain(reason);
@@ -404,7 +407,7 @@ describe('P2P on one server', () => {
 
     // The buyer's open page follows: released, and the balance is credited.
     await eventually(() => shown(buyerPage, 'order-status')).toBe('Released');
-    expect(await text(buyerPage, 'order-status-message')).toBe('Released to the buyer (less the 0.1 % fee).');
+    expect(await text(buyerPage, 'order-status-message')).toBe('Released to the buyer’s fiat account (less the 0.1 % fee).');
     expect(await usdtBalances(buyerPage)).toEqual({ available: '99.90', frozen: '0.00' });
 
     // Both sides read staff's note (ADR 0016: "with a note both sides read") among their system
@@ -429,11 +432,11 @@ describe('P2P on one server', () => {
     expect((await call(server.app, 'POST', `/home/p2p/orders/${orderId}/paid`, buyer.token)).code).toBe(200);
     clock.offsetMs = 16 * MINUTE;
     expect((await call(server.app, 'POST', `/home/p2p/orders/${orderId}/appeal`, buyer.token, { reason: 'Paid, and no release since' })).code).toBe(200);
-    const buyerUsdt = async () => (await server.db.query<{ available_minor: string }>(`SELECT available_minor::text FROM ledger_accounts WHERE user_id = $1 AND kind = 'coin'`, [buyer.userId]))[0]?.available_minor ?? '0';
+    const buyerUsdt = async () => (await server.db.query<{ available_minor: string }>(`SELECT available_minor::text FROM ledger_accounts WHERE user_id = $1 AND kind = 'fiat'`, [buyer.userId]))[0]?.available_minor ?? '0';
 
     // The first member: the dialog names the amounts and both users, and says it may only be a proposal.
     const first = await staffPage(server, await createStaff(server, 'support02', ['support']));
-    await first.getByRole('link', { name: 'Appeals' }).click();
+    await first.getByRole('link', { name: 'Appeals', exact: true }).click();
     await first.getByTestId(`appeal-row-${orderId}`).getByRole('link', { name: 'View' }).click();
     const detail = first.getByTestId('appeal-detail');
     await detail.locator('textarea[name="note"]').fill('The bank statement shows the payment');
@@ -453,7 +456,7 @@ describe('P2P on one server', () => {
 
     // A second member confirms the same outcome: now it is carried out.
     const second = await staffPage(server, await createStaff(server, 'support03', ['support']));
-    await second.getByRole('link', { name: 'Appeals' }).click();
+    await second.getByRole('link', { name: 'Appeals', exact: true }).click();
     await second.getByTestId(`appeal-row-${orderId}`).getByRole('link', { name: 'View' }).click();
     const secondDetail = second.getByTestId('appeal-detail');
     expect(await secondDetail.getByTestId('field-proposedBy').textContent()).toBe('support02');

@@ -29,6 +29,25 @@ function viewRoute(name: ViewName, load: () => Promise<Module>, page: string, re
   };
 }
 
+/**
+ * The merchant console (/admin/c2c/merchant): one view whose tabs have URLs of their own — the work
+ * (offers and orders in progress) at the view's path, then /profile, /float and /history.
+ */
+function merchantConsoleRoute(): RouteObject {
+  const load = () => import('../features/c2c/MerchantConsolePage.tsx');
+  return {
+    path: views.find((view) => view.name === 'merchant')!.path,
+    handle: { view: 'merchant' },
+    lazy: lazyComponent(load, 'MerchantConsolePage'),
+    children: [
+      { index: true, lazy: lazyComponent(load, 'MerchantWorkTab') },
+      { path: 'profile', lazy: lazyComponent(load, 'MerchantProfileTab') },
+      { path: 'float', lazy: lazyComponent(load, 'MerchantFloatTab') },
+      { path: 'history', lazy: lazyComponent(load, 'MerchantHistoryTab') },
+    ],
+  };
+}
+
 export const routes: RouteObject[] = [
   {
     path: '/',
@@ -51,6 +70,8 @@ export const routes: RouteObject[] = [
       }),
       viewRoute('corrections', () => import('../features/corrections/CorrectionsPage.tsx'), 'CorrectionsPage'),
       viewRoute('appeals', () => import('../features/appeals/AppealsPage.tsx'), 'AppealsPage', { param: 'orderId', component: 'AppealDetailRoute' }),
+      viewRoute('c2cAppeals', () => import('../features/c2c/C2cAppealsPage.tsx'), 'C2cAppealsPage', { param: 'requestId', component: 'C2cAppealDetailRoute' }),
+      merchantConsoleRoute(),
       viewRoute('options', () => import('../features/options/OptionsPage.tsx'), 'OptionsPage'),
       viewRoute('leveragePositions', () => import('../features/leverage/LeveragePositionsPage.tsx'), 'LeveragePositionsPage', {
         param: 'positionId',

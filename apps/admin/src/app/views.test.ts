@@ -52,6 +52,14 @@ describe('the views a member is offered', () => {
     for (const role of ['support', 'compliance', 'content', 'merchant'] as const) expect(viewAllowed('corrections', [role])).toBe(false);
   });
 
+  it('opens the merchant console to merchants only and the C2C appeals to support only (the contracts’ staffRoles)', () => {
+    expect(viewAllowed('merchant', ['merchant'])).toBe(true);
+    for (const role of ['admin', 'finance', 'support', 'compliance', 'content'] as const) expect(viewAllowed('merchant', [role])).toBe(false);
+    expect(viewAllowed('c2cAppeals', ['support'])).toBe(true);
+    for (const role of ['admin', 'finance', 'compliance', 'content', 'merchant'] as const) expect(viewAllowed('c2cAppeals', [role])).toBe(false);
+    expect(viewAllowed('mysessions', ['merchant'])).toBe(true);
+  });
+
   it('opens the proof-of-liabilities snapshots to admins only (the request contract’s roles; the list itself is public)', () => {
     expect(viewAllowed('proof', ['admin'])).toBe(true);
     for (const role of ['finance', 'support', 'compliance', 'content', 'merchant'] as const) expect(viewAllowed('proof', [role])).toBe(false);
@@ -61,9 +69,9 @@ describe('the views a member is offered', () => {
     expect(firstAllowedView(['admin']).path).toBe('users');
     expect(firstAllowedView(['finance']).path).toBe('users');
     expect(firstAllowedView(['compliance']).path).toBe('users');
-    // Content and merchant staff have no user list: only their own sessions are open to them.
+    // Content staff have no user list: only their own sessions are open to them; a merchant lands on the console.
     expect(firstAllowedView(['content']).path).toBe('me/sessions');
-    expect(firstAllowedView(['merchant']).path).toBe('me/sessions');
+    expect(firstAllowedView(['merchant']).path).toBe('c2c/merchant');
   });
 
   it('reads a contract without listed roles as open to every role, as the contract type says', () => {

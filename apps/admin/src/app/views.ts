@@ -1,8 +1,10 @@
 import {
   getLeverageExposureContract,
+  getMerchantProfileContract,
   getLeverageInsuranceFundContract,
   getOptionsHouseContract,
   listAuditContract,
+  listC2cAppealsContract,
   listCorrectionsContract,
   listStaffEarnProductsContract,
   listStaffFundRequestsContract,
@@ -41,6 +43,10 @@ export const views = [
   { name: 'corrections', path: 'corrections', label: 'admin.corrections.nav', reads: [listCorrectionsContract] },
   // P2P appeals (roles admin and support): the frozen escrow of an appealed order.
   { name: 'appeals', path: 'appeals', label: 'admin.appeals.nav', reads: [listP2pAppealsContract] },
+  // C2C through merchants (issue 19, ADR 0043): support's appeals of C2C orders (role support), and
+  // the merchant console (role merchant: profile, terms, float, offers and orders).
+  { name: 'c2cAppeals', path: 'c2c/appeals', label: 'admin.c2c.nav.appeals', reads: [listC2cAppealsContract] },
+  { name: 'merchant', path: 'c2c/merchant', label: 'admin.c2c.nav.merchant', reads: [getMerchantProfileContract] },
   // Contracts, read only: the house's result (admin, finance) or every user's orders (admin, finance, support).
   { name: 'options', path: 'options', label: 'admin.options.nav', reads: [getOptionsHouseContract, listStaffOptionOrdersContract] },
   // Leveraged and futures positions, read only: every user's positions (admin, finance, support);
@@ -81,7 +87,7 @@ export function viewAllowed(name: ViewName, roles: readonly StaffRole[]): boolea
   return reads.length === 0 || reads.some((contract) => mayCall(roles, contract));
 }
 
-/** Where /admin leads: the first view these roles may open (content and merchant staff have no user list). */
+/** Where /admin leads: the first view these roles may open (content and merchant staff have no user list; a merchant lands on the console). */
 export function firstAllowedView(roles: readonly StaffRole[]): View {
   return views.find((view) => viewAllowed(view.name, roles)) ?? views[views.length - 1]!;
 }

@@ -11,6 +11,7 @@ export function ConfirmDialog({
   error,
   onConfirm,
   onCancel,
+  testId,
 }: {
   title: string;
   text: string;
@@ -21,19 +22,21 @@ export function ConfirmDialog({
   error: unknown;
   onConfirm: () => void;
   onCancel: () => void;
+  /** The dialog's test id; its buttons are `<testId>-confirm` and `<testId>-cancel`. */
+  testId?: string;
 }) {
   const { t } = useI18n();
   return (
     <div className="dialog-backdrop">
-      <div className="card dialog" role="alertdialog" aria-modal="true" aria-labelledby="confirm-title" aria-describedby="confirm-text">
+      <div className="card dialog" role="alertdialog" aria-modal="true" aria-labelledby="confirm-title" aria-describedby="confirm-text" data-testid={testId}>
         <h3 id="confirm-title">{title}</h3>
         <p id="confirm-text">{text}</p>
         <ErrorAlert error={error} />
         <div className="row">
-          <button type="button" className="secondary" onClick={onCancel}>
+          <button type="button" className="secondary" onClick={onCancel} data-testid={testId && `${testId}-cancel`}>
             {t('admin.common.cancel')}
           </button>
-          <button type="button" className={danger ? 'danger' : undefined} onClick={onConfirm} disabled={busy}>
+          <button type="button" className={danger ? 'danger' : undefined} onClick={onConfirm} disabled={busy} data-testid={testId && `${testId}-confirm`}>
             {confirmLabel}
           </button>
         </div>

@@ -18,7 +18,7 @@ const SAMPLE = 20;
  * subscriptions match their holds and payouts, and the earn treasury its entries and promises;
  * loans match their holds and repayments, borrowers their committed credit, and the lending treasury its entries;
  * funding requests and investments match their holds, investments and payouts, and the fund escrow its fills and releases;
- * staff corrections match their entries; transfers to other users match theirs; P2P orders on buy ads their holds; proof-of-liabilities snapshots match the ledger's totals and their roots.
+ * staff corrections match their entries; transfers to other users match theirs; P2P orders on buy ads their holds, and P2P escrow sits on the traders' fiat accounts; proof-of-liabilities snapshots match the ledger's totals and their roots.
  */
 export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
   const problems: string[] = [];
@@ -256,8 +256,8 @@ export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
         AND e.reason NOT IN ('staff.correction', 'c2c.float_hold', 'c2c.deposit', 'c2c.withdrawal', 'c2c.release')`,
   );
   // P2P orders on buy ads (issue 19): the seller's coins sold into a buy ad are the order's own
-  // hold — open with the order's quantity while the order is open, closed once it ended (posted by
-  // the release, released by a cancellation, expiry or refund).
+  // hold (on their fiat account) — open with the order's quantity while the order is open, closed
+  // once it ended (posted by the release, released by a cancellation, expiry or refund).
   await check(
     'P2P orders on buy ads whose escrow differs from their hold',
     `SELECT o.id, o.status, h.status AS hold_status, h.amount_minor::text AS held, o.quantity_minor::text AS quantity
@@ -265,6 +265,18 @@ export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
       WHERE (o.status IN ('awaiting_payment', 'paid', 'appealing') AND (h.status <> 'open' OR h.amount_minor <> o.quantity_minor))
          OR (o.status NOT IN ('awaiting_payment', 'paid', 'appealing') AND h.status = 'open')
          OR (o.status = 'released' AND (h.status <> 'posted' OR h.closed_entry_id IS DISTINCT FROM o.closing_entry_id))`,
+  );
+  // P2P escrow sits on the fiat account (decisions page, "Account types"; the migration
+  // 20261128001000 moved the holds placed on coin accounts before): every open hold of a sell ad is
+  // on its owner's fiat account, every open hold of a buy-ad order on its seller's.
+  await check(
+    'P2P escrow holds not on their trader\'s fiat account',
+    `SELECT h.id, h.reference_type, h.reference_id, a.kind, a.user_id
+       FROM ledger_holds h JOIN ledger_accounts a ON a.id = h.account_id
+       LEFT JOIN p2p_ads ad ON h.reference_type = 'p2p_ad' AND ad.hold_id = h.id
+       LEFT JOIN p2p_orders o ON h.reference_type = 'p2p_order' AND o.hold_id = h.id
+      WHERE h.status = 'open' AND h.reference_type IN ('p2p_ad', 'p2p_order')
+        AND (a.kind <> 'fiat' OR a.user_id IS DISTINCT FROM coalesce(ad.owner_id, o.seller_id))`,
   );
   // Transfers to another user (issue 19): every `transfer.user` entry is the one entry of a transfer
   // row, taking amount + fee from the sender's coin account, giving the amount to the recipient's and

@@ -6,12 +6,25 @@ import { call, fund, walletUser, type WalletUser } from './wallet.ts';
 // Helpers for the P2P tests (issue 6): verified traders with contact methods, ads, and the escrow
 // invariant: each ad's hold equals what it still offers plus its orders that hold escrow.
 
+/**
+ * A verified trader with a contact method; `usdt` is credited to their fiat account, the account P2P
+ * trades from (sell ads and sales hold on it, purchases land in it; decisions page, "Account types").
+ */
 export async function trader(app: FastifyInstance, db: Db, name: string, usdt = '0'): Promise<WalletUser> {
   const user = await walletUser(app, db, name, { ready: true });
   const contacts = await call(app, 'PUT', '/home/user/contact-methods', user.token, { methods: [{ kind: 'telegram', value: `@${name}` }] });
   if (contacts.code !== 200) throw new Error(`contact methods: ${contacts.msg}`);
-  if (usdt !== '0') await fund(db, user.userId, 'USDT', usdt);
+  if (usdt !== '0') await fund(db, user.userId, 'USDT', usdt, 'fiat');
   return user;
+}
+
+/** A user's fiat-account balance of `asset` (zero when the account does not exist). */
+export async function fiatBalance(db: Db, userId: string, asset = 'USDT') {
+  const [row] = await db.query<{ available_minor: string; frozen_minor: string }>(
+    `SELECT available_minor, frozen_minor FROM ledger_accounts WHERE user_id = $1 AND kind = 'fiat' AND asset = $2`,
+    [userId, asset],
+  );
+  return { availableMinor: BigInt(row?.available_minor ?? 0), frozenMinor: BigInt(row?.frozen_minor ?? 0) };
 }
 
 export const adTerms = { fiat: 'INR', price: '85.50', min: '10', max: '200', paymentWindowMinutes: 15, contact: 'UPI seller@bank', remark: 'IMPS only' };

@@ -3,6 +3,7 @@ import {
   correctionHouseAccounts,
   correctionUserAccounts,
   listCorrectionsContract,
+  listMerchantsContract,
   type ProposeCorrectionBody,
   proposeCorrectionBody,
   proposeCorrectionContract,
@@ -14,7 +15,7 @@ import type { z } from 'zod';
 import { ErrorAlert } from '../../shared/ErrorAlert.tsx';
 import { emptyAsUndefined, FieldErrorText, fieldMessage, useContractForm } from '../../shared/forms.tsx';
 import { useI18n } from '../../shared/i18n.tsx';
-import { useContractMutation } from '../../shared/queries.ts';
+import { useContractMutation, useContractQuery } from '../../shared/queries.ts';
 import { proposalRefusal } from './correction-problems.ts';
 
 type FormValues = z.input<typeof proposeCorrectionBody>;
@@ -22,6 +23,7 @@ type FormValues = z.input<typeof proposeCorrectionBody>;
 /** The form's own sentences where the rule's generic one says too little. */
 const messages = {
   target: { '*': fieldMessage('admin.corrections.problem.target') },
+  merchantId: { '*': fieldMessage('admin.corrections.problem.merchant') },
   amount: { '*': fieldMessage('admin.corrections.problem.amount') },
   reason: { too_small: fieldMessage('admin.corrections.problem.reason') },
 };
@@ -32,6 +34,7 @@ const blank: FormValues = {
   userId: '',
   account: 'coin',
   houseAccount: 'earn_treasury',
+  merchantId: '',
   asset: 'USDT',
   amount: '',
   reason: '',
@@ -51,6 +54,9 @@ export function CorrectionForm({ adminAbove, onClose, onProposed }: { adminAbove
   const form = useContractForm(proposeCorrectionBody, { defaultValues: blank, shouldUnregister: true, messages });
   const { errors } = form.formState;
   const target = form.watch('target');
+  const houseAccount = form.watch('houseAccount');
+  // A merchant's float (issue 19): the merchant is picked from the list of merchants and their floats.
+  const merchants = useContractQuery(listMerchantsContract, undefined, { enabled: target === 'house' && houseAccount === 'merchant_float', staleTime: 0 });
   const propose = useContractMutation(proposeCorrectionContract, { invalidates: [listCorrectionsContract], onSuccess: onProposed });
   const refusal = proposalRefusal(propose.error);
   const title = t('admin.corrections.form.title');
@@ -67,7 +73,7 @@ export function CorrectionForm({ adminAbove, onClose, onProposed }: { adminAbove
     ),
   );
 
-  type Named = 'userId' | 'account' | 'houseAccount' | 'asset' | 'amount' | 'reason' | 'reference';
+  type Named = 'userId' | 'account' | 'houseAccount' | 'merchantId' | 'asset' | 'amount' | 'reason' | 'reference';
   /** A labelled input with its hint and its error, the error announced and named by aria-describedby. */
   const field = (name: Named, label: string, input: ReactNode, hint?: string) => (
     <div className="form-field">
@@ -129,18 +135,46 @@ export function CorrectionForm({ adminAbove, onClose, onProposed }: { adminAbove
               )}
             </>
           ) : (
-            field(
-              'houseAccount',
-              t('admin.corrections.form.houseAccount'),
-              <select {...described('houseAccount', true)} {...form.register('houseAccount')}>
-                {correctionHouseAccounts.map((house) => (
-                  <option key={house} value={house}>
-                    {t(`admin.corrections.house.${house}`)}
-                  </option>
-                ))}
-              </select>,
-              t('admin.corrections.form.houseHint'),
-            )
+            <>
+              {field(
+                'houseAccount',
+                t('admin.corrections.form.houseAccount'),
+                <select {...described('houseAccount', true)} {...form.register('houseAccount')} data-testid="correction-house-account">
+                  {correctionHouseAccounts.map((house) => (
+                    <option key={house} value={house}>
+                      {t(`admin.corrections.house.${house}`)}
+                    </option>
+                  ))}
+                </select>,
+                t('admin.corrections.form.houseHint'),
+              )}
+              {houseAccount === 'merchant_float' &&
+                field(
+                  'merchantId',
+                  t('admin.corrections.form.merchant'),
+                  <select
+                    required
+                    {...described('merchantId', true)}
+                    {...form.register('merchantId', { setValueAs: emptyAsUndefined })}
+                    data-testid="correction-merchant"
+                    aria-busy={merchants.isPending}
+                  >
+                    <option value="">{t(merchants.isPending ? 'admin.loading' : 'admin.corrections.form.merchantChoose')}</option>
+                    {merchants.data?.items.map((merchant) => (
+                      <option key={merchant.merchantId} value={merchant.merchantId}>
+                        {t('admin.corrections.form.merchantOption', {
+                          name: merchant.displayName,
+                          staff: merchant.staffUsername,
+                          available: merchant.floatAvailable,
+                          held: merchant.floatHeld,
+                        })}
+                      </option>
+                    ))}
+                  </select>,
+                  merchants.data?.items.length === 0 ? t('admin.corrections.form.merchantNone') : t('admin.corrections.form.merchantHint'),
+                )}
+              <ErrorAlert error={merchants.error} />
+            </>
           )}
           {field(
             'asset',

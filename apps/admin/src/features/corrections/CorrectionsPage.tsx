@@ -24,7 +24,16 @@ const decisionSchema = bodyOf(decideCorrectionContract);
 /** What a correction changes: the user (public name and UID) and their account, or the house account. */
 function TargetText({ correction }: { correction: StaffCorrection }) {
   const { t } = useI18n();
-  if (correction.target === 'house' && correction.houseAccount) return <>{t(`admin.corrections.house.${correction.houseAccount}`)}</>;
+  if (correction.target === 'house' && correction.houseAccount) {
+    return (
+      <>
+        {t(`admin.corrections.house.${correction.houseAccount}`)}
+        {correction.houseAccount === 'merchant_float' && (
+          <div data-testid="correction-merchant">{t('admin.corrections.merchant', { name: correction.merchantName ?? '—', id: correction.merchantId ?? '—' })}</div>
+        )}
+      </>
+    );
+  }
   return (
     <>
       {correction.userName} (#{correction.userId}) · {correction.account && t(`admin.corrections.account.${correction.account}`)}
@@ -34,7 +43,11 @@ function TargetText({ correction }: { correction: StaffCorrection }) {
 
 /** The same as text, for the decision dialog. */
 function targetText(correction: StaffCorrection, t: ReturnType<typeof useI18n>['t']): string {
-  if (correction.target === 'house' && correction.houseAccount) return t(`admin.corrections.house.${correction.houseAccount}`);
+  if (correction.target === 'house' && correction.houseAccount) {
+    const house = t(`admin.corrections.house.${correction.houseAccount}`);
+    if (correction.houseAccount !== 'merchant_float') return house;
+    return `${house} · ${t('admin.corrections.merchant', { name: correction.merchantName ?? '—', id: correction.merchantId ?? '—' })}`;
+  }
   return `${correction.userName} (#${correction.userId}) · ${correction.account ? t(`admin.corrections.account.${correction.account}`) : ''}`;
 }
 

@@ -5,13 +5,14 @@ import { decisionRefusalKey, decisionsOpenTo, proposalRefusal } from './correcti
 const refused = (key: keyof typeof errorCatalogue, data: unknown = null) => new ApiError({ code: errorCatalogue[key].status, msg: errorCatalogue[key].msg, data });
 
 describe('a correction proposal refused by the server, on its field', () => {
-  it('puts the reason, the house account’s asset, the unknown user and the amount on their fields', () => {
+  it('puts the reason, the house account’s asset, the unknown user or merchant and the amount on their fields', () => {
     expect(proposalRefusal(refused('PARAMETER_ERROR', { field: 'reason', problem: 'too_short' }))).toEqual({ field: 'reason', key: 'admin.corrections.problem.reason' });
     expect(proposalRefusal(refused('PARAMETER_ERROR', { field: 'asset', problem: 'not_held_by_house_account', houseAccount: 'lending_treasury' }))).toEqual({
       field: 'asset',
       key: 'admin.corrections.problem.houseAsset',
     });
     expect(proposalRefusal(refused('RECORD_NOT_FOUND', { field: 'userId' }))).toEqual({ field: 'userId', key: 'admin.corrections.problem.noUser' });
+    expect(proposalRefusal(refused('RECORD_NOT_FOUND', { field: 'merchantId' }))).toEqual({ field: 'merchantId', key: 'admin.corrections.problem.noMerchant' });
     expect(proposalRefusal(refused('WRONG_AMOUNT', { field: 'amount', problem: 'too_many_decimals', scale: 6 }))).toEqual({
       field: 'amount',
       key: 'admin.corrections.problem.decimals',

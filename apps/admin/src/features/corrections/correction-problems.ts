@@ -23,13 +23,14 @@ const amountProblems: Record<string, MessageKey> = {
 /**
  * The field and the words of a refused proposal, or null when the answer names nothing the form
  * shows (the catalogue's message then stands alone): a reason the user could not read anything in,
- * an asset the house account does not hold, a user who does not exist, an amount with more decimals
+ * an asset the house account does not hold, a user or a C2C merchant who does not exist, an amount with more decimals
  * than the asset has.
  */
 export function proposalRefusal(error: unknown): FieldRefusal | null {
   if (!(error instanceof ApiError) || !error.data || typeof error.data !== 'object') return null;
   const { field, problem, scale } = error.data as { field?: unknown; problem?: unknown; scale?: unknown };
   if (error.message === errorCatalogue.RECORD_NOT_FOUND.msg && field === 'userId') return { field: 'userId', key: 'admin.corrections.problem.noUser' };
+  if (error.message === errorCatalogue.RECORD_NOT_FOUND.msg && field === 'merchantId') return { field: 'merchantId', key: 'admin.corrections.problem.noMerchant' };
   if (error.message === errorCatalogue.WRONG_AMOUNT.msg) {
     const key = (typeof problem === 'string' && amountProblems[problem]) || 'admin.corrections.problem.amount';
     return { field: 'amount', key, ...(typeof scale === 'number' ? { vars: { scale } } : {}) };

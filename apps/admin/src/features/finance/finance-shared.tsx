@@ -98,7 +98,7 @@ export function TwoPersonRuleNote() {
 }
 
 /** What a confirmation dialog says before a money-moving action: the record, the amount, the user, the effect. */
-export type Confirmation = { title: string; text: string; confirmLabel: string; danger?: boolean };
+export type Confirmation = { title: string; text: string; confirmLabel: string; danger?: boolean; testId?: string };
 
 /**
  * A confirmation dialog for an action that is run only on confirm; it closes once the action has
@@ -112,6 +112,7 @@ export function useConfirmation(busy: boolean) {
       text={asking.text}
       confirmLabel={asking.confirmLabel}
       danger={asking.danger}
+      testId={asking.testId}
       busy={busy}
       error={null}
       onCancel={() => setAsking(null)}

@@ -49,10 +49,11 @@ async function answerAd(tx: Queryable, adId: bigint, ownerId: bigint, idempotenc
 
 /**
  * Posts an ad (spec section 5: trading needs identity verification and a bound contact method).
- * A sell ad freezes its whole quantity at once (a hold on the seller's coin account named after
- * the ad), so a buyer's order is always backed by coins that cannot move elsewhere. A buy ad
- * (issue 19) holds nothing: it states what the buyer wants, and each seller who sells into it has
- * the order's quantity held on their own account at that moment.
+ * A sell ad freezes its whole quantity at once (a hold on the seller's fiat account named after
+ * the ad: P2P trades from the fiat account, decisions page "Account types"), so a buyer's order is
+ * always backed by coins that cannot move elsewhere. A buy ad (issue 19) holds nothing: it states
+ * what the buyer wants, and each seller who sells into it has the order's quantity held on their
+ * own fiat account at that moment.
  */
 export async function postAd(
   deps: Deps,
@@ -72,9 +73,9 @@ export async function postAd(
       const [{ id }] = (await tx.query<{ id: bigint }>(`SELECT nextval(pg_get_serial_sequence('p2p_ads', 'id')) AS id`)) as [{ id: bigint }];
       let holdId: bigint | null = null;
       if (input.side === 'sell') {
-        const coin = await ensureUserAccount(tx, owner.id, 'coin', P2P_ASSET);
+        const fiatAccount = await ensureUserAccount(tx, owner.id, 'fiat', P2P_ASSET);
         const hold = await placeHold(tx, {
-          accountId: coin,
+          accountId: fiatAccount,
           amountMinor: totalMinor,
           referenceType: 'p2p_ad',
           referenceId: id.toString(),

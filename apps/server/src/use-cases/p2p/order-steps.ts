@@ -18,8 +18,9 @@ type Actor = { kind: 'user'; userId: bigint } | { kind: 'system' } | { kind: 'st
  * then (inside takeFromHold) the escrow hold — the ad's for a sell ad, the order's own for a buy ad
  * (issue 19) — and the ledger accounts in id order: the order every P2P writer uses. The domain decides; here its effect is applied:
  * - back to the ad: the quantity is offered again (or, the ad being closed, returned to the seller);
- * - release: one entry pays the escrow out, the quantity less 0.1 % to the buyer, the fee to the fees account;
- * - refund: the escrow returns to the seller's balance.
+ * - release: one entry pays the escrow out, the quantity less 0.1 % to the buyer's fiat account (P2P
+ *   purchases land there), the fee to the fees account;
+ * - refund: the escrow returns to the seller's balance (the account the hold is on: their fiat account).
  * Returns the order as it was before the step, or null when a system step no longer applies (e.g.
  * the expiry job of an order paid meanwhile); a user's or staff step that does not apply throws.
  */
@@ -45,8 +46,8 @@ export async function applyStep(tx: Queryable, orderId: bigint, actor: Actor, co
   }
   const [ad] = await tx.query<AdRow>('SELECT * FROM p2p_ads WHERE id = $1 FOR UPDATE', [order.ad_id]);
   const quantityMinor = toMinor(order.quantity_minor);
-  // The escrow: the order's own hold on a buy ad (the seller's coins held when they sold into it),
-  // the ad's hold on a sell ad.
+  // The escrow: the order's own hold on a buy ad (the seller's coins held on their fiat account when
+  // they sold into it), the ad's hold on a sell ad.
   const escrowHoldId = order.hold_id ?? ad!.hold_id!;
   let closingEntryId: bigint | null = null;
   if (outcome.effect === 'return_to_ad') {
@@ -62,11 +63,11 @@ export async function applyStep(tx: Queryable, orderId: bigint, actor: Actor, co
     }
   } else if (outcome.effect === 'release_to_buyer') {
     const split = p2pReleaseSplit(quantityMinor);
-    const buyerCoin = await ensureUserAccount(tx, order.buyer_id, 'coin', order.asset);
+    const buyerFiat = await ensureUserAccount(tx, order.buyer_id, 'fiat', order.asset);
     const fees = await ensurePlatformAccount(tx, 'fees', order.asset);
     ({ entryId: closingEntryId } = await takeFromHold(tx, {
       holdId: escrowHoldId,
-      payouts: [{ toAccountId: buyerCoin, amountMinor: split.toBuyerMinor }, ...(split.feeMinor > 0n ? [{ toAccountId: fees, amountMinor: split.feeMinor }] : [])],
+      payouts: [{ toAccountId: buyerFiat, amountMinor: split.toBuyerMinor }, ...(split.feeMinor > 0n ? [{ toAccountId: fees, amountMinor: split.feeMinor }] : [])],
       reason: 'p2p.release',
       memo: `P2P order ${order.order_no}`,
       at,

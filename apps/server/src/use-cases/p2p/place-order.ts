@@ -33,7 +33,7 @@ const wholeUsdt = (minor: bigint) => mulDiv(minor, 1n, USDT_ONE, 'ceil');
  * Places an order: a buyer buys from a sell ad, or (issue 19) a seller sells into a buy ad — the
  * caller takes the other side of the ad. On a sell ad the coins are already in the ad's escrow,
  * so placing moves no money: the quantity moves from what the ad offers to the order. On a buy ad
- * the seller's coins are held now, on their coin account, in a hold named after the order, and the
+ * the seller's coins are held now, on their fiat account, in a hold named after the order, and the
  * seller gives the payment details the buyer is to pay. Refusals: one's own ad, either side
  * ("cannot sell one's own sell order"); a quantity outside min, max or what is left ("wrong
  * purchase quantity"); identity verification (both sides) and the advanced-verification
@@ -41,7 +41,7 @@ const wholeUsdt = (minor: bigint) => mulDiv(minor, 1n, USDT_ONE, 'ceil');
  * no payment details, or not enough balance. The expiry of the payment window is a durable job
  * enqueued in the same transaction, so it happens even if nobody looks. Through the API the
  * answer commits with the order (`idempotency`, ADR 0019): a retry after a crash replays it
- * instead of placing another. Locks: the ad, then (placeHold) the seller's coin account.
+ * instead of placing another. Locks: the ad, then (placeHold) the seller's fiat account.
  */
 export async function placeOrder(
   deps: Deps,
@@ -98,9 +98,9 @@ export async function placeOrder(
       const [{ id }] = (await tx.query<{ id: bigint }>(`SELECT nextval(pg_get_serial_sequence('p2p_orders', 'id')) AS id`)) as [{ id: bigint }];
       let holdId: bigint | null = null;
       if (sellingIntoBuyAd) {
-        const coin = await ensureUserAccount(tx, sellerId, 'coin', ad.asset);
+        const fiatAccount = await ensureUserAccount(tx, sellerId, 'fiat', ad.asset);
         const hold = await placeHold(tx, {
-          accountId: coin,
+          accountId: fiatAccount,
           amountMinor: quantityMinor,
           referenceType: 'p2p_order',
           referenceId: id.toString(),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { checkLedger } from '../../../src/persistence/ledger-check.ts';
-import { escrowMismatches, postAd, trader } from '../../helpers/p2p.ts';
+import { escrowMismatches, fiatBalance, postAd, trader } from '../../helpers/p2p.ts';
 import { createStaff, createTestApp, type TestApp } from '../../helpers/test-app.ts';
 import { bindAddress, call, coinBalance, TEST_XPUB, walletUser, type WalletUser } from '../../helpers/wallet.ts';
 
@@ -197,14 +197,14 @@ describe('appeals', () => {
       proposal: { outcome: 'release', note: 'Bank statement shows the payment', staff: expect.stringMatching(/^sup/), at: new Date(clockMs).toISOString() },
       twoPersonReason: { rule: 'record', limitUsdt: '1000.000000', valueUsdt: '5000.000000', windowHours: 24 },
     });
-    expect(await coinBalance(t.db, buyer.userId, 'USDT')).toEqual({ availableMinor: 0n, frozenMinor: 0n });
-    expect(await coinBalance(t.db, seller.userId, 'USDT')).toEqual({ availableMinor: 0n, frozenMinor: 5_000n * USDT });
+    expect(await fiatBalance(t.db, buyer.userId)).toEqual({ availableMinor: 0n, frozenMinor: 0n });
+    expect(await fiatBalance(t.db, seller.userId)).toEqual({ availableMinor: 0n, frozenMinor: 5_000n * USDT });
     expect((await resolve(sam, orderId, 'release')).msg).toBe('a second staff member must approve');
 
     const confirmed = await resolve(tess, orderId, 'release', 'Agreed: the statement shows it');
     expect(confirmed.data).toMatchObject({ resolution: 'release', order: { status: 'released' }, proposal: { outcome: 'release', staff: proposed.data.proposal.staff } });
     expect(confirmed.data.resolvedBy).not.toBe(proposed.data.proposal.staff);
-    expect(await coinBalance(t.db, buyer.userId, 'USDT')).toEqual({ availableMinor: 4_995n * USDT, frozenMinor: 0n });
+    expect(await fiatBalance(t.db, buyer.userId)).toEqual({ availableMinor: 4_995n * USDT, frozenMinor: 0n });
     const [decision] = await t.db.query<{ kind: string; people: number; usdt_value_minor: string; user_id: string }>(
       `SELECT kind, people, usdt_value_minor::text, user_id::text FROM staff_money_decisions WHERE kind LIKE 'p2p.%' AND record_id = $1`,
       [orderId],
@@ -224,19 +224,19 @@ describe('appeals', () => {
     expect(replaced.data).toMatchObject({ resolution: null, proposal: { outcome: 'refund', note: 'No proof of payment in the chat' }, order: { status: 'appealing' } });
     expect(replaced.data.proposal.staff).not.toBe((await call(t.app, 'GET', '/home/admin/me', sam)).data.username);
     expect((await resolve(tess, orderId, 'refund')).msg).toBe('a second staff member must approve');
-    expect(await coinBalance(t.db, buyer.userId, 'USDT')).toEqual({ availableMinor: 0n, frozenMinor: 0n });
-    expect(await coinBalance(t.db, seller.userId, 'USDT')).toEqual({ availableMinor: 0n, frozenMinor: 2_000n * USDT });
+    expect(await fiatBalance(t.db, buyer.userId)).toEqual({ availableMinor: 0n, frozenMinor: 0n });
+    expect(await fiatBalance(t.db, seller.userId)).toEqual({ availableMinor: 0n, frozenMinor: 2_000n * USDT });
     // Sam, who proposed the release, may agree to the refund: two different members then agree.
     const refunded = await resolve(sam, orderId, 'refund', 'Agreed after reading the chat');
     expect(refunded.data).toMatchObject({ resolution: 'refund', order: { status: 'refunded' } });
-    expect(await coinBalance(t.db, seller.userId, 'USDT')).toEqual({ availableMinor: 2_000n * USDT, frozenMinor: 0n });
+    expect(await fiatBalance(t.db, seller.userId)).toEqual({ availableMinor: 2_000n * USDT, frozenMinor: 0n });
   });
 
   it('below 1,000 USDT one member resolves it, and it counts toward the member’s and the user’s sums', async () => {
     const sam = await support();
     const { buyer, orderId } = await appealedOrder('900');
     expect((await resolve(sam, orderId, 'release')).data).toMatchObject({ resolution: 'release', proposal: null, twoPersonReason: null });
-    expect((await coinBalance(t.db, buyer.userId, 'USDT')).availableMinor).toBe(899_100_000n);
+    expect((await fiatBalance(t.db, buyer.userId)).availableMinor).toBe(899_100_000n);
     const [decision] = await t.db.query<{ people: number }>(`SELECT people FROM staff_money_decisions WHERE kind = 'p2p.release' AND record_id = $1`, [orderId]);
     expect(decision).toEqual({ people: 1 });
   });

@@ -473,6 +473,8 @@ beforeAll(async () => {
   alice = await trader(t.app, t.db, 'alicesweep1', '1000');
   const bob = await trader(t.app, t.db, 'bobsweep01', '100');
   mallory = await trader(t.app, t.db, 'mallorysweep1', '1000');
+  // trader() funds the fiat account (P2P's); the withdrawal, earn, loan and fund steps below draw on Alice's coin account.
+  await fund(t.db, alice.userId, 'USDT', '1000');
   newcomer = await registerViaApi(t.app, 'newcomersweep1').then((session) => ({ ...session, username: 'newcomersweep1' }));
   await fund(t.db, alice.userId, 'USDT', '500', 'options');
   for (const role of staffRoles) staffTokens.set(role, await createStaff(t.app, t.db, `sweep${role}`, [role]));

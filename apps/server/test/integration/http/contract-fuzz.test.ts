@@ -8,7 +8,7 @@ import { postAd, trader } from '../../helpers/p2p.ts';
 import { registeredRoutes, routeKey } from '../../helpers/routes.ts';
 import { createStaff, createTestApp, registerViaApi, type TestApp } from '../../helpers/test-app.ts';
 import { testDbKind } from '../../helpers/test-db.ts';
-import { bindAddress, call, TEST_XPUB } from '../../helpers/wallet.ts';
+import { bindAddress, call, fund, TEST_XPUB } from '../../helpers/wallet.ts';
 
 // Issue 13, defect 4: the contract-driven fuzz test. For every contract of the API, every field of
 // its body, query and params gets generated bad values (fast-check, fixed seed) while the other
@@ -507,6 +507,8 @@ beforeAll(async () => {
   // The caller of user contracts owns one of each record a contract names by id.
   const user = await trader(t.app, t.db, 'fuzzuser01', '1000');
   const other = await trader(t.app, t.db, 'fuzzother01', '1000');
+  // trader() funds the fiat account (P2P's); the withdrawal below draws on the coin account.
+  await fund(t.db, user.userId, 'USDT', '1000');
   caller.user = user.token;
   const otherAd = await postAd(t.app, other, '300');
   fixtures.adId = [(await postAd(t.app, user, '100')).id];

@@ -1,9 +1,9 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedger } from '../../../src/persistence/ledger-check.ts';
-import { escrowMismatches, postAd, trader } from '../../helpers/p2p.ts';
+import { escrowMismatches, fiatBalance, postAd, trader } from '../../helpers/p2p.ts';
 import { createStaff, createTestApp, type TestApp } from '../../helpers/test-app.ts';
-import { call, coinBalance, type WalletUser } from '../../helpers/wallet.ts';
+import { call, type WalletUser } from '../../helpers/wallet.ts';
 
 // Issue 6: the per-order chat (text, images, read state, withdrawal within 10 minutes, staff still
 // see the original), appeals after the window resolved by support staff to release or refund, the
@@ -94,7 +94,7 @@ describe('appeals', () => {
     expect(appealed.data).toMatchObject({ status: 'appealing', statusCode: 4 });
     // Under appeal, the seller cannot release on their own, nor the buyer cancel.
     expect((await call(t.app, 'POST', `/home/p2p/orders/${orderId}/release`, seller.token, { paymentPassword: '135790' })).data).toMatchObject({ problem: 'wrong_state' });
-    expect(await coinBalance(t.db, seller.userId, 'USDT')).toEqual({ availableMinor: 0n, frozenMinor: 500n * USDT });
+    expect(await fiatBalance(t.db, seller.userId)).toEqual({ availableMinor: 0n, frozenMinor: 500n * USDT });
 
     const queue = await call(t.app, 'GET', '/home/admin/p2p/appeals', support);
     const appeal = queue.data.items.find((item: { order: { id: string } }) => item.order.id === orderId);
@@ -106,7 +106,7 @@ describe('appeals', () => {
     expect(resolved.data).toMatchObject({ resolution: 'release', resolvedBy: 'support01', order: { status: 'released' } });
     // One appeal by its order, as the back-office link opens it (ADR 0028): open, then resolved.
     expect((await call(t.app, 'GET', `/home/admin/p2p/appeals/${orderId}`, support)).data).toEqual(resolved.data);
-    expect(await coinBalance(t.db, buyer.userId, 'USDT')).toEqual({ availableMinor: 99_900_000n, frozenMinor: 0n });
+    expect(await fiatBalance(t.db, buyer.userId)).toEqual({ availableMinor: 99_900_000n, frozenMinor: 0n });
     expect((await call(t.app, 'POST', `/home/admin/p2p/appeals/${orderId}/resolve`, support, { outcome: 'refund', note: 'again' })).msg).toBe(
       'the order is not in a state for this step',
     );
@@ -125,12 +125,12 @@ describe('appeals', () => {
     expect((await call(t.app, 'GET', `/home/admin/p2p/appeals/${orderId}`, finance)).msg).toBe('permission denied');
     const resolved = await call(t.app, 'POST', `/home/admin/p2p/appeals/${orderId}/resolve`, support, { outcome: 'refund', note: 'No proof of payment' });
     expect(resolved.data).toMatchObject({ openedBy: 'seller', resolution: 'refund', order: { status: 'refunded', statusCode: 5 } });
-    expect(await coinBalance(t.db, seller.userId, 'USDT')).toEqual({ availableMinor: 100n * USDT, frozenMinor: 400n * USDT });
-    expect(await coinBalance(t.db, buyer.userId, 'USDT')).toEqual({ availableMinor: 0n, frozenMinor: 0n });
+    expect(await fiatBalance(t.db, seller.userId)).toEqual({ availableMinor: 100n * USDT, frozenMinor: 400n * USDT });
+    expect(await fiatBalance(t.db, buyer.userId)).toEqual({ availableMinor: 0n, frozenMinor: 0n });
     const messages = await call(t.app, 'GET', '/home/user/messages', buyer.token);
     expect(messages.data.items.slice(0, 2).map((item: { body: string }) => item.body)).toEqual([
       "Support staff's note on the appeal: No proof of payment",
-      'Support staff decided the appeal: the coins returned to the seller.',
+      "Support staff decided the appeal: the coins returned to the seller's fiat account.",
     ]);
     expect(await escrowMismatches(t.db)).toEqual([]);
     expect((await checkLedger(t.db)).problems).toEqual([]);

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobHandlers } from '../../../src/jobs/handlers.ts';
 import { JobRunner } from '../../../src/jobs/runner.ts';
 import { checkLedger } from '../../../src/persistence/ledger-check.ts';
-import { escrowMismatches, postAd, trader } from '../../helpers/p2p.ts';
+import { escrowMismatches, fiatBalance, postAd, trader } from '../../helpers/p2p.ts';
 import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
-import { call, coinBalance, walletUser } from '../../helpers/wallet.ts';
+import { call, coinBalance, fund, walletUser } from '../../helpers/wallet.ts';
 
 // Issue 6 (first part): sell ads in escrow and orders against them — the flow with its messages,
 // every refusal with its catalogue error, the durable expiry (once, with two job runners), the
@@ -45,7 +45,7 @@ describe('a sell ad and an order, through to release', () => {
     const buyer = await trader(t.app, t.db, name('buyer'));
     const ad = await postAd(t.app, seller, '500');
     expect(ad).toMatchObject({ remaining: '500.000000', price: '85.50', fiat: 'INR', status: 'open', mine: true });
-    expect(await coinBalance(t.db, seller.userId, 'USDT')).toEqual({ availableMinor: 500n * USDT, frozenMinor: 500n * USDT });
+    expect(await fiatBalance(t.db, seller.userId)).toEqual({ availableMinor: 500n * USDT, frozenMinor: 500n * USDT });
     const listed = await call(t.app, 'GET', '/home/p2p/ads?fiat=INR', buyer.token);
     expect(listed.data.items.find((item: { id: string }) => item.id === ad.id)).toMatchObject({ mine: false, side: 'sell', ownerName: seller.username });
 
@@ -65,7 +65,7 @@ describe('a sell ad and an order, through to release', () => {
     expect((await lastMessage(buyer.userId)).body).toContain('Please pay the seller');
     expect((await lastMessage(seller.userId)).body).toContain('New order on your ad');
     // Placing moves no money: the coins were in escrow already; the ad offers less.
-    expect(await coinBalance(t.db, seller.userId, 'USDT')).toEqual({ availableMinor: 500n * USDT, frozenMinor: 500n * USDT });
+    expect(await fiatBalance(t.db, seller.userId)).toEqual({ availableMinor: 500n * USDT, frozenMinor: 500n * USDT });
     expect((await call(t.app, 'GET', `/home/p2p/ads?mine=true`, seller.token)).data.items[0].remaining).toBe('400.000000');
     await soundBooks();
 
@@ -82,8 +82,11 @@ describe('a sell ad and an order, through to release', () => {
 
     const released = await step(seller.token, id, 'release', { paymentPassword: '135790' });
     expect(released.data).toMatchObject({ role: 'seller', status: 'released', statusCode: 2, closingEntryId: expect.stringMatching(/^\d+$/) });
-    expect(await coinBalance(t.db, buyer.userId, 'USDT')).toEqual({ availableMinor: 99_900_000n, frozenMinor: 0n });
-    expect(await coinBalance(t.db, seller.userId, 'USDT')).toEqual({ availableMinor: 500n * USDT, frozenMinor: 400n * USDT });
+    expect(await fiatBalance(t.db, buyer.userId)).toEqual({ availableMinor: 99_900_000n, frozenMinor: 0n });
+    expect(await fiatBalance(t.db, seller.userId)).toEqual({ availableMinor: 500n * USDT, frozenMinor: 400n * USDT });
+    // P2P trades from and into the fiat accounts: neither coin account was touched.
+    expect(await coinBalance(t.db, buyer.userId, 'USDT')).toEqual({ availableMinor: 0n, frozenMinor: 0n });
+    expect(await coinBalance(t.db, seller.userId, 'USDT')).toEqual({ availableMinor: 0n, frozenMinor: 0n });
     // One entry: the seller's escrow −100, the buyer +99.9, the fee account +0.1.
     const postings = await t.db.query<{ amount_minor: string }>('SELECT amount_minor FROM postings WHERE entry_id = $1 ORDER BY amount_minor', [
       released.data.closingEntryId,
@@ -109,10 +112,14 @@ describe('refusals, each with its catalogue error, changing nothing', () => {
     const seller = await trader(t.app, t.db, name('poor'), '100');
     const post = (patch: Record<string, unknown>) => call(t.app, 'POST', '/home/p2p/ads', seller.token, { fiat: 'INR', price: '85', min: '10', max: '20', contact: 'x', total: '50', ...patch });
     expect((await post({ total: '100.000001' })).msg).toBe('insufficient balance');
+    // USDT in the coin account does not count: P2P sells from the fiat account.
+    await fund(t.db, seller.userId, 'USDT', '500');
+    expect((await post({ total: '150' })).msg).toBe('insufficient balance');
+    expect(await coinBalance(t.db, seller.userId, 'USDT')).toEqual({ availableMinor: 500n * USDT, frozenMinor: 0n });
     expect((await post({ min: '30', max: '20' })).data).toMatchObject({ problem: 'min_above_max' });
     expect((await post({ min: '0.5' })).data).toMatchObject({ problem: 'min_below_floor' });
     expect((await post({ price: '85.001' })).msg).toBe('wrong amount');
-    expect(await coinBalance(t.db, seller.userId, 'USDT')).toEqual({ availableMinor: 100n * USDT, frozenMinor: 0n });
+    expect(await fiatBalance(t.db, seller.userId)).toEqual({ availableMinor: 100n * USDT, frozenMinor: 0n });
   });
 
   it('ordering: own ad, quantity outside min / max / what is left, identity verification, advanced above the threshold', async () => {
@@ -161,14 +168,14 @@ describe('cancellations, closing and editing', () => {
     const second = await order(buyer.token, ad.id, '50');
     const closed = await call(t.app, 'POST', `/home/p2p/ads/${ad.id}/close`, seller.token);
     expect(closed.data).toMatchObject({ status: 'closed', remaining: '0.000000' });
-    expect(await coinBalance(t.db, seller.userId, 'USDT')).toEqual({ availableMinor: 150n * USDT, frozenMinor: 150n * USDT });
+    expect(await fiatBalance(t.db, seller.userId)).toEqual({ availableMinor: 150n * USDT, frozenMinor: 150n * USDT });
     expect((await order(buyer.token, ad.id, '20')).msg).toBe('the ad is no longer available');
     await step(buyer.token, second.data.id, 'cancel');
-    expect(await coinBalance(t.db, seller.userId, 'USDT')).toEqual({ availableMinor: 200n * USDT, frozenMinor: 100n * USDT });
+    expect(await fiatBalance(t.db, seller.userId)).toEqual({ availableMinor: 200n * USDT, frozenMinor: 100n * USDT });
     await step(buyer.token, first.data.id, 'paid');
     await step(seller.token, first.data.id, 'release', { paymentPassword: '135790' });
-    expect(await coinBalance(t.db, seller.userId, 'USDT')).toEqual({ availableMinor: 200n * USDT, frozenMinor: 0n });
-    expect(await coinBalance(t.db, buyer.userId, 'USDT')).toEqual({ availableMinor: 99_900_000n, frozenMinor: 0n });
+    expect(await fiatBalance(t.db, seller.userId)).toEqual({ availableMinor: 200n * USDT, frozenMinor: 0n });
+    expect(await fiatBalance(t.db, buyer.userId)).toEqual({ availableMinor: 99_900_000n, frozenMinor: 0n });
     await soundBooks();
   });
 
@@ -179,7 +186,7 @@ describe('cancellations, closing and editing', () => {
       call(t.app, 'PUT', `/home/p2p/ads/${ad.id}`, seller.token, { fiat: 'INR', price: '86', min: '20', max: '100', contact: 'UPI', remark: '', remaining: '200', ...patch });
     const edited = await edit({});
     expect(edited.data).toMatchObject({ price: '86.00', min: '20.000000', remaining: '200.000000' });
-    expect(await coinBalance(t.db, seller.userId, 'USDT')).toEqual({ availableMinor: 100n * USDT, frozenMinor: 200n * USDT });
+    expect(await fiatBalance(t.db, seller.userId)).toEqual({ availableMinor: 100n * USDT, frozenMinor: 200n * USDT });
     expect((await edit({ remaining: '250' })).data).toMatchObject({ problem: 'remaining_only_goes_down' });
     const other = await trader(t.app, t.db, name('other'));
     expect((await call(t.app, 'PUT', `/home/p2p/ads/${ad.id}`, other.token, { fiat: 'INR', price: '1', min: '1', max: '1', contact: 'x', remaining: '0' })).msg).toBe(
@@ -203,11 +210,11 @@ describe('cancellations, closing and editing', () => {
       remaining: '0',
     });
     expect(edited.data).toMatchObject({ status: 'closed', remaining: '0.000000' });
-    expect(await coinBalance(t.db, seller.userId, 'USDT')).toEqual({ availableMinor: 200n * USDT, frozenMinor: 100n * USDT });
+    expect(await fiatBalance(t.db, seller.userId)).toEqual({ availableMinor: 200n * USDT, frozenMinor: 100n * USDT });
     expect((await call(t.app, 'GET', '/home/p2p/ads', buyer.token)).data.items.map((item: { id: string }) => item.id)).not.toContain(ad.id);
     expect((await order(buyer.token, ad.id, '20')).msg).toBe('the ad is no longer available');
     await step(buyer.token, open.data.id, 'cancel');
-    expect(await coinBalance(t.db, seller.userId, 'USDT')).toEqual({ availableMinor: 300n * USDT, frozenMinor: 0n });
+    expect(await fiatBalance(t.db, seller.userId)).toEqual({ availableMinor: 300n * USDT, frozenMinor: 0n });
     await soundBooks();
   });
 });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { postAd, trader } from '../../helpers/p2p.ts';
 import { createStaff, createTestApp, type TestApp } from '../../helpers/test-app.ts';
-import { bindAddress, call, TEST_XPUB, type WalletUser } from '../../helpers/wallet.ts';
+import { bindAddress, call, fund, TEST_XPUB, type WalletUser } from '../../helpers/wallet.ts';
 
 // Issue 13, defect 5 (ADR 0023): a user's e-mail address and phone number are never shown in
 // full to anyone but the user and the staff roles whose work is the contact itself. The sweeps
@@ -58,7 +58,9 @@ beforeAll(async () => {
   await call(t.app, 'POST', `/home/p2p/orders/${cancelled}/cancel`, buyer.token);
   await postAd(t.app, seller, '50', { min: '1', max: '50' });
 
-  // For the staff views: a deposit report and a withdrawal of the seller's.
+  // For the staff views: a deposit report and a withdrawal of the seller's (from the coin account;
+  // trader() funded the fiat account, P2P's).
+  await fund(t.db, seller.userId, 'USDT', '100');
   const deposit = await call(t.app, 'POST', '/home/wallet/deposits', seller.token, { channel: 'USDT-TRC20', amount: '10', txHash: '7'.repeat(64) });
   const addressId = await bindAddress(t.app, t.db, seller, 'tron', { usableNow: true });
   const withdrawal = await call(t.app, 'POST', '/home/wallet/withdrawals', seller.token, { channel: 'USDT-TRC20', addressId, amount: '20', paymentPassword: '135790' });

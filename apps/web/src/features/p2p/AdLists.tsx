@@ -305,7 +305,7 @@ function MyAdRow({ ad, onClose, closing }: { ad: P2pAd; onClose: (ad: P2pAd) => 
 /**
  * "My ads": the user's ads of both sides, open and closed, each with its side and what it still
  * offers (a buy ad: still wants). Edit opens the ad form with the ad; closing a sell ad returns what
- * it still offers to the coin account (its open orders keep their escrow until they end); a buy ad
+ * it still offers to the fiat account (its open orders keep their escrow until they end); a buy ad
  * holds nothing.
  */
 export function MyAdsList() {
@@ -315,7 +315,7 @@ export function MyAdsList() {
   const [closing, setClosing] = useState<string | null>(null);
   const [refused, setRefused] = useState<Refused | null>(null);
   const list = usePagedQuery(listP2pAdsContract, { mine: 'true' });
-  // Closing returns what the ad still offers to the coin account.
+  // Closing returns what the ad still offers to the fiat account.
   const closeAd = useContractMutation(closeP2pAdContract, { invalidates: [listP2pAdsContract, listAccountsContract, listRecordsContract] });
 
   async function close(ad: P2pAd) {

@@ -39,7 +39,7 @@ export function refusedOf(error: unknown): Refused {
 /**
  * A refused P2P call: the catalogue message translated, the problem named in `data` in words, and
  * the next step where there is one (verify, advanced verification, bind a contact method, set the
- * payment password).
+ * payment password, move USDT to the fiat account).
  */
 export function P2pRefusalNotice({ refused, testId = 'p2p-error', context }: { refused: Refused; testId?: string; context?: P2pRefusalContext }) {
   const { t, tServer } = useI18n();
@@ -74,6 +74,11 @@ export function P2pRefusalNotice({ refused, testId = 'p2p-error', context }: { r
         {refusal.action === 'contact' && (
           <Link to="/safeSetting/contact" className="btn btn-primary btn-small" data-testid="p2p-refusal-contact">
             {t('web.p2p.refusal.contactLink')}
+          </Link>
+        )}
+        {refusal.action === 'transfer' && (
+          <Link to="/assets/transfer" className="btn btn-primary btn-small" data-testid="p2p-refusal-transfer">
+            {t('web.p2p.transferToFiat')}
           </Link>
         )}
         {refusal.action === 'paymentPassword' && (

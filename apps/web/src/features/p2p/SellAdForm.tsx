@@ -20,9 +20,9 @@ import { normaliseAmountInput } from '../../shared/format/decimal.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Button, LoadFailedNotice, Notice, SelectField, TextField } from '../../shared/ui/components.tsx';
 import { useToast } from '../../shared/ui/toast.tsx';
+import { Amount } from '../../shared/ui/Amount.tsx';
 import { balanceOf } from '../assets/accounts.ts';
 import { amountProblem } from '../assets/amount-field.ts';
-import { AvailableWithAll } from '../assets/AvailableWithAll.tsx';
 import { useAccounts } from '../assets/useAccounts.ts';
 import { type MoneyErrorWords, useMoneyErrorText } from '../assets/useMoneyErrorText.ts';
 import { useRefusalFormat } from '../wallet/WalletParts.tsx';
@@ -101,10 +101,12 @@ type AdField = keyof AdFormValues;
 
 /**
  * /trade/shopping/sell: post an ad (or, with `?ad={id}`, edit one of mine), of either side. A sell
- * ad's whole quantity is frozen in escrow (a ledger hold) when the ad is posted, so every order on
- * it is backed by coins that cannot move elsewhere; what is not sold returns when the ad is lowered
- * or closed. A buy ad (issue 19, `side="buy"`) states the quantity wanted and holds nothing: each
- * seller's coins are held when they sell into it. The fields are the same; the texts say which.
+ * ad's whole quantity is frozen in escrow (a ledger hold on the fiat account, the account P2P trades
+ * from) when the ad is posted, so every order on it is backed by coins that cannot move elsewhere;
+ * what is not sold returns when the ad is lowered or closed. The form shows the fiat account's
+ * available USDT and a way to move more there. A buy ad (issue 19, `side="buy"`) states the
+ * quantity wanted and holds nothing: each seller's coins are held when they sell into it. The
+ * fields are the same; the texts say which.
  * Posting needs identity verification and a bound contact method (spec section 5); the contact is
  * prefilled from the user's P2P contact methods. The form is checked by `adFormSchema` (the
  * contract's fields and the P2P rules between them). An edited ad keeps its side.
@@ -119,7 +121,7 @@ export function SellAdForm({ editId, side: newSide = 'sell' }: { editId: string 
   const errorText = useMoneyErrorText();
   const security = useContractQuery(securityOverviewContract);
   const { accounts, failed: accountsFailed, reload: reloadAccounts } = useAccounts();
-  // An ad's quantity is held in escrow from the coin account: balances and records change with it.
+  // An ad's quantity is held in escrow from the fiat account: balances and records change with it.
   const changes = { invalidates: [listP2pAdsContract, listAccountsContract, listRecordsContract] };
   const post = useContractMutation(postP2pAdContract, changes);
   const edit = useContractMutation(editP2pAdContract, changes);
@@ -127,7 +129,7 @@ export function SellAdForm({ editId, side: newSide = 'sell' }: { editId: string 
   const editing = editId !== null;
   const side: P2pAdSide = editing ? (existing.ad?.side ?? 'sell') : newSide;
   const buyAd = side === 'buy';
-  const available = accounts ? (balanceOf(accounts, 'coin', 'USDT')?.available ?? '0') : undefined;
+  const available = accounts ? (balanceOf(accounts, 'fiat', 'USDT')?.available ?? '0') : undefined;
   // The schema reads the balance, the side and the ad on screen when it checks.
   const context = useRef<AdFormContext>({ mode: editing ? 'edit' : 'post' });
   context.current = editing ? { mode: 'edit', currentRemaining: existing.ad?.remaining } : { mode: 'post', side, available };
@@ -158,7 +160,7 @@ export function SellAdForm({ editId, side: newSide = 'sell' }: { editId: string 
   const refusal = refused ? describeP2pRefusal(refused.message, refused.data, { amount: (value) => value, time: (value) => value }) : null;
   const quantityText = normaliseAmountInput(quantity);
   // Read as typed for the figures below, and for the one problem worth saying before the user
-  // submits (more than the coin account has); the whole form is checked on submit.
+  // submits (more than the fiat account has); the whole form is checked on submit.
   const liveQuantityProblem = !editing && !buyAd && quantityText !== '' ? amountProblem(quantityText, { scale: P2P_SCALE, available }) : null;
   const quantityValid = quantityText !== '' && liveQuantityProblem === null && amountProblem(quantityText, { scale: P2P_SCALE }) === null;
   const worth = quantityValid ? fiatTotal(quantityText, price) : undefined;
@@ -311,12 +313,25 @@ export function SellAdForm({ editId, side: newSide = 'sell' }: { editId: string 
         ) : (
           <div className="amount-field">
             <TextField label={t('web.p2p.sell.total')} inputMode="decimal" autoComplete="off" maxLength={40} data-testid="sell-total" {...field('quantity')} error={shown('quantity')} />
-            <AvailableWithAll
-              available={available}
-              asset="USDT"
-              testIdPrefix="sell"
-              onAll={(all) => form.setValue('quantity', all, { shouldDirty: true, shouldValidate: isSubmitted })}
-            />
+            <div className="amount-meta">
+              <span className="muted">
+                {t('web.p2p.availableFiat')} {available === undefined ? '…' : <Amount value={available} unit="USDT" testId="sell-available" />}
+              </span>
+              <Button
+                variant="ghost"
+                className="btn-small"
+                disabled={available === undefined}
+                data-testid="sell-all"
+                onClick={() => {
+                  if (available !== undefined) form.setValue('quantity', available, { shouldDirty: true, shouldValidate: isSubmitted });
+                }}
+              >
+                {t('web.transfer.all')}
+              </Button>
+            </div>
+            <Link to="/assets/transfer" className="btn btn-ghost btn-small" data-testid="sell-transfer">
+              {t('web.p2p.transferToFiat')}
+            </Link>
           </div>
         )}
         {!editing && buyAd && (

@@ -7,7 +7,7 @@ import {
   placeP2pOrderContract,
 } from '@keel/contracts';
 import { useMemo, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useActionKey } from '../../shared/api/action-key.ts';
 import { isSessionError } from '../../shared/api/client.ts';
 import { useContractMutation } from '../../shared/api/queries.ts';
@@ -27,10 +27,11 @@ const ORDER_REMARK_MAX = 200;
 
 /**
  * Selling into a buy ad, in place under it (issue 19): the quantity (within the ad's min, max and
- * what it still wants, and the coin account's available USDT), what the buyer pays for it in the
- * ad's currency, the seller's payment details (where the buyer pays, required) and an optional
- * note. Placing the order holds the quantity from the seller's coin account until the order ends;
- * the seller then waits for the payment on the order's page and releases it there.
+ * what it still wants, and the fiat account's available USDT — P2P trades from the fiat account),
+ * what the buyer pays for it in the ad's currency, the seller's payment details (where the buyer
+ * pays, required) and an optional note. Placing the order holds the quantity from the seller's fiat
+ * account until the order ends; the seller then waits for the payment on the order's page and
+ * releases it there. Next to the balance, a link to move USDT to the fiat account.
  */
 export function SellIntoForm({ ad, onDone, onStale }: { ad: P2pAd; onDone: () => void; onStale: () => void }) {
   const { t, tRich } = useI18n();
@@ -39,13 +40,13 @@ export function SellIntoForm({ ad, onDone, onStale }: { ad: P2pAd; onDone: () =>
   const format = useRefusalFormat();
   const errorText = useMoneyErrorText();
   const { accounts, reload: reloadAccounts } = useAccounts();
-  const available = accounts ? (balanceOf(accounts, 'coin', 'USDT')?.available ?? '0') : undefined;
+  const available = accounts ? (balanceOf(accounts, 'fiat', 'USDT')?.available ?? '0') : undefined;
   // The schema reads the balance on screen when it checks; the ad's terms on screen are the limits.
   const balance = useRef(available);
   balance.current = available;
   const schema = useMemo(() => sellIntoFormSchema(ad, () => balance.current), [ad]);
   const form = useContractForm(schema, { defaultValues: { quantity: '', contact: '', remark: '' } });
-  // Selling holds the quantity from the coin account: balances and records change with the lists.
+  // Selling holds the quantity from the fiat account: balances and records change with the lists.
   const place = useContractMutation(placeP2pOrderContract, { invalidates: [listP2pAdsContract, listP2pOrdersContract, listAccountsContract, listRecordsContract] });
   const [refused, setRefused] = useState<Refused | null>(null);
   const { errors, isSubmitted } = form.formState;
@@ -108,8 +109,7 @@ export function SellIntoForm({ ad, onDone, onStale }: { ad: P2pAd; onDone: () =>
         />
         <div className="amount-meta">
           <span className="muted">
-            {t('web.transfer.available')}{' '}
-            {available === undefined ? '…' : <UsdtAmount value={available} testId="sell-into-available" />}
+            {t('web.p2p.availableFiat')} {available === undefined ? '…' : <UsdtAmount value={available} testId="sell-into-available" />}
           </span>
           <Button
             variant="ghost"
@@ -123,6 +123,9 @@ export function SellIntoForm({ ad, onDone, onStale }: { ad: P2pAd; onDone: () =>
             {t('web.p2p.buy.max')}
           </Button>
         </div>
+        <Link to="/assets/transfer" className="btn btn-ghost btn-small" data-testid="sell-into-transfer">
+          {t('web.p2p.transferToFiat')}
+        </Link>
       </div>
       <dl className="facts">
         <div>

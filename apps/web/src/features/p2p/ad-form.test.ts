@@ -57,7 +57,7 @@ describe('the sell-ad form (new ad)', () => {
     expect(problems(post, { min: '600', max: 'lots' })).toEqual({ max: 'amount:format' });
   });
 
-  it('freezes no more than the coin account has, as it is when the form is checked', () => {
+  it('freezes no more than the fiat account has, as it is when the form is checked', () => {
     expect(problems(post, { quantity: '2000.000001' }).quantity).toBe('amount:aboveAvailable');
     expect(problems(post, { quantity: '2000' }).quantity).toBeUndefined();
     expect(problems(post, { quantity: '0' }).quantity).toBe('amount:notPositive');
@@ -152,7 +152,7 @@ describe('the sell-into form (a buy ad)', () => {
     expect(firstProblems({ contact: 'x'.repeat(200) })).toEqual({});
   });
 
-  it('keeps the quantity within the ad, then within the coin account’s balance as it is when checked', () => {
+  it('keeps the quantity within the ad, then within the fiat account’s balance as it is when checked', () => {
     expect(firstProblems({ quantity: '9.999999' }).quantity).toBe(p2pRules.belowMin);
     expect(firstProblems({ quantity: '50.000001' }, '1000').quantity).toBe(p2pRules.aboveMax);
     expect(firstProblems({ quantity: '60' }, '1000').quantity).toBe(p2pRules.aboveMax);

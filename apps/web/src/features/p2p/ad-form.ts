@@ -10,7 +10,7 @@ import { amountField, amountProblem } from '../assets/amount-field.ts';
  * the rules between fields that a contract cannot state and the server checks in `manage-ads.ts`
  * and `place-order.ts`: min ≥ 1 USDT (the published floor), min ≤ max, min ≤ the quantity offered,
  * what an ad offers only goes down, and an order within the ad's min, max and what it has left.
- * Both sides of ads (issue 19) share these forms: a sell ad's quantity is held from the coin
+ * Both sides of ads (issue 19) share these forms: a sell ad's quantity is held from the fiat
  * account when it is posted, a buy ad holds nothing; selling into a buy ad holds the seller's
  * quantity when the order is placed, and needs the seller's payment details.
  */
@@ -82,7 +82,7 @@ export interface AdFormContext {
   mode: 'post' | 'edit';
   /** New ad: which side (a sell ad by default); only a sell ad's quantity is limited by the balance. */
   side?: P2pAdSide;
-  /** New sell ad: the coin account's available USDT, when known. */
+  /** New sell ad: the fiat account's available USDT, when known. */
   available?: string;
   /** Edit: what the ad offers now. */
   currentRemaining?: string;
@@ -125,7 +125,7 @@ function remainingField(context: () => AdFormContext) {
     });
 }
 
-/** What a new ad's quantity may not exceed: the coin account's balance for a sell ad; nothing for a buy ad. */
+/** What a new ad's quantity may not exceed: the fiat account's balance for a sell ad; nothing for a buy ad. */
 const postLimit = (context: AdFormContext) => (context.side === 'buy' ? undefined : context.available);
 
 /**
@@ -176,7 +176,7 @@ export function buyLimitProblem(quantity: string, ad: AdLimits): keyof typeof p2
 
 /**
  * An order's quantity: an amount within the ad's min, max and what it has left and, when
- * `available` gives the coin account's balance (selling into a buy ad holds it), no more than that.
+ * `available` gives the fiat account's balance (selling into a buy ad holds it), no more than that.
  * The ad's own limits are said first.
  */
 function orderQuantityField(ad: AdLimits, available?: () => string | undefined) {
@@ -200,7 +200,7 @@ export function buyFormSchema(ad: AdLimits) {
 /**
  * Selling into a buy ad: the order's body with the seller's payment details required (the ad's
  * contact field: plain text, at most 200 characters, not blank — the server refuses an order on a
- * buy ad without them), and a quantity within the ad and the coin account's balance, read when the
+ * buy ad without them), and a quantity within the ad and the fiat account's balance, read when the
  * form is checked.
  */
 export function sellIntoFormSchema(ad: AdLimits, available: () => string | undefined) {
@@ -244,7 +244,7 @@ export function maxBuyable(ad: { max: string; remaining: string }): string {
 }
 
 /**
- * The most one may sell into a buy ad: what one order may take from it, or the coin account's
+ * The most one may sell into a buy ad: what one order may take from it, or the fiat account's
  * available USDT when that is less (undefined while the balance is not known).
  */
 export function maxSellable(ad: { max: string; remaining: string }, available: string | undefined): string | undefined {

@@ -27,8 +27,8 @@ describe('describeP2pRefusal', () => {
     expect(describeP2pRefusal(errorCatalogue.CANNOT_SELL_OWN_ORDER.msg, null, format, { adSide: 'buy' }).details).toEqual([{ key: 'web.p2p.refusal.ownBuyAd', vars: {} }]);
   });
 
-  it('marks the quantity on insufficient balance', () => {
-    expect(refuse('INSUFFICIENT_BALANCE')).toMatchObject({ field: 'quantity', details: [{ key: 'web.p2p.refusal.balance' }] });
+  it('marks the quantity on insufficient balance and offers a transfer to the fiat account', () => {
+    expect(refuse('INSUFFICIENT_BALANCE')).toMatchObject({ field: 'quantity', action: 'transfer', details: [{ key: 'web.p2p.refusal.balance' }] });
   });
 
   it('names each wrong purchase quantity and its field', () => {

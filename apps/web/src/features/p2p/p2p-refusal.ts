@@ -13,8 +13,11 @@ export interface P2pRefusalDetail {
   vars: Record<string, string | number>;
 }
 
-/** A follow-up the screen offers next to the refusal. */
-export type P2pRefusalAction = 'verify' | 'advanced' | 'contact' | 'paymentPassword';
+/**
+ * A follow-up the screen offers next to the refusal; `transfer`: move USDT to the fiat account, the
+ * account P2P trades from (decisions page, "Account types").
+ */
+export type P2pRefusalAction = 'verify' | 'advanced' | 'contact' | 'paymentPassword' | 'transfer';
 
 export interface P2pRefusal {
   errorKey: ErrorKey | undefined;
@@ -109,8 +112,10 @@ export function describeP2pRefusal(message: string, rawData: unknown, format: P2
       refusal.action = 'contact';
       break;
     case 'INSUFFICIENT_BALANCE':
+      // P2P sells from the fiat account: the USDT may well be in the coin account, a transfer away.
       details.push({ key: 'web.p2p.refusal.balance', vars: {} });
       refusal.field = 'quantity';
+      refusal.action = 'transfer';
       break;
     case 'WRONG_PURCHASE_QUANTITY': {
       const problem = word(data.problem);

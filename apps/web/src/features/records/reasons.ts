@@ -24,6 +24,8 @@ export const reasonKeys = {
   'p2p.order_cancelled': 'web.p2p.reason.orderCancelled',
   'p2p.ad_reduced': 'web.p2p.reason.adReduced',
   'p2p.ad_closed': 'web.p2p.reason.adClosed',
+  // An open escrow moved from the coin account to the fiat account, once, when P2P moved there.
+  'p2p.escrow_moved': 'web.p2p.reason.escrowMoved',
   // Contracts (issue 7): the stake is frozen by 'hold.place'; this is the settlement.
   'options.settle': 'web.options.reason.settle',
   // Leveraged and futures positions (issue 16).

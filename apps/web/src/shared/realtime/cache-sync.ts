@@ -26,6 +26,10 @@ export const contractIdsByUserEvent: Record<UserEvent['kind'], readonly Contract
     'wallet.withdrawals',
     'wallet.withdrawalDetail',
     'wallet.overview',
+    // A C2C order's merchant steps (accepted, paid, confirmed) and its ends reach the user as a message (issue 19).
+    'c2c.request',
+    'c2c.requests',
+    'c2c.options',
   ],
   'p2p.order': ['p2p.order', 'p2p.orders', 'p2p.ads', 'assets.accounts', 'assets.records'],
   'p2p.chat': ['p2p.chat'],

@@ -71,7 +71,7 @@ export const postP2pAdContract = defineContract({
   method: 'POST',
   path: '/home/p2p/ads',
   summary:
-    'Post an ad. A sell ad freezes its total quantity (a ledger hold) until sold, or returns it when the ad is reduced or closed; a buy ad states the quantity wanted and holds nothing (each seller who sells into it has their coins held for that order). Needs identity verification and a bound contact method. Needs an Idempotency-Key header.',
+    'Post an ad. A sell ad freezes its total quantity (a ledger hold on your fiat account, the account P2P trades from) until sold, or returns it when the ad is reduced or closed; a buy ad states the quantity wanted and holds nothing (each seller who sells into it has their coins held for that order). Needs identity verification and a bound contact method. Needs an Idempotency-Key header.',
   caller: 'user',
   idempotent: true,
   body: z.object({ ...adFields, side: z.enum(p2pAdSides).default('sell'), total: decimalAmountSchema }),
@@ -137,7 +137,7 @@ export const placeP2pOrderContract = defineContract({
   method: 'POST',
   path: '/home/p2p/orders',
   summary:
-    "Take the other side of an ad, a quantity within its min, max and what it has left. On a sell ad you buy: the coins are already in escrow; pay the seller the total within the payment window, then mark the order paid. On a buy ad you sell: your coins are held now from your coin account, and `contact` (required) tells the buyer where to pay you; release when the fiat has arrived. Needs an Idempotency-Key header.",
+    "Take the other side of an ad, a quantity within its min, max and what it has left. On a sell ad you buy: the coins are already in escrow; pay the seller the total within the payment window, then mark the order paid. On a buy ad you sell: your coins are held now from your fiat account (the account P2P trades from), and `contact` (required) tells the buyer where to pay you; release when the fiat has arrived. Needs an Idempotency-Key header.",
   caller: 'user',
   idempotent: true,
   body: z.object({
@@ -214,7 +214,7 @@ export const releaseP2pOrderContract = defineContract({
   method: 'POST',
   path: '/home/p2p/orders/:orderId/release',
   summary:
-    'The seller, having received the fiat, releases the escrow with the payment password: the buyer gets the quantity less the 0.1 % fee, in one journal entry. Needs an Idempotency-Key header.',
+    'The seller, having received the fiat, releases the escrow with the payment password: the buyer\'s fiat account gets the quantity less the 0.1 % fee, in one journal entry. Needs an Idempotency-Key header.',
   caller: 'user',
   idempotent: true,
   params: z.object({ orderId: idSchema }),

@@ -1,4 +1,7 @@
-import { useParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { C2cDepositForm } from '../../../features/c2c/C2cDepositForm.tsx';
+import { C2cChannelSwitch } from '../../../features/c2c/C2cParts.tsx';
+import { C2cRequestList } from '../../../features/c2c/C2cRequestList.tsx';
 import { AddressBook } from '../../../features/wallet/AddressBook.tsx';
 import { AddCardForm, BankCards } from '../../../features/wallet/BankCards.tsx';
 import { DepositForm } from '../../../features/wallet/DepositForm.tsx';
@@ -9,28 +12,52 @@ import { WithdrawForm } from '../../../features/wallet/WithdrawForm.tsx';
 import { WithdrawPay } from '../../../features/wallet/WithdrawPay.tsx';
 import { isPickerMode, isRecordId } from '../../../features/wallet/wallet-paths.ts';
 import { useI18n } from '../../../shared/i18n/I18nProvider.tsx';
-import { PageHeader } from '../../../shared/ui/components.tsx';
+import { PageHeader, Segmented } from '../../../shared/ui/components.tsx';
 import { NotFoundPage } from '../error/ErrorPages.tsx';
 
-/** /assets/recharge: deposit. */
+/** `?via=c2c`: the C2C channel (fiat through a merchant, issue 19) of the deposit page and its history. */
+const isC2c = (params: URLSearchParams) => params.get('via') === 'c2c';
+
+/** /assets/recharge: deposit, crypto (the default) or C2C (`?via=c2c`). */
 export function RechargePage() {
   const { t } = useI18n();
+  const [params] = useSearchParams();
+  const c2c = isC2c(params);
   return (
-    <div className="page" data-testid="page-recharge">
+    <div className="page" data-testid="page-recharge" data-via={c2c ? 'c2c' : 'crypto'}>
       <PageHeader title={t('web.deposit.title')} backTo="/assets" />
-      <p className="muted">{t('web.deposit.intro')}</p>
-      <DepositForm />
+      <C2cChannelSwitch direction="deposit" current={c2c ? 'c2c' : 'crypto'} />
+      {c2c ? (
+        <C2cDepositForm />
+      ) : (
+        <>
+          <p className="muted">{t('web.deposit.intro')}</p>
+          <DepositForm />
+        </>
+      )}
     </div>
   );
 }
 
-/** /assets/rechargeLog: the user's deposit requests. */
+/** /assets/rechargeLog: the user's deposit requests, crypto or C2C (`?via=c2c`). */
 export function RechargeLogPage() {
   const { t } = useI18n();
+  const [params, setParams] = useSearchParams();
+  const c2c = isC2c(params);
   return (
-    <div className="page" data-testid="page-recharge-log">
+    <div className="page" data-testid="page-recharge-log" data-via={c2c ? 'c2c' : 'crypto'}>
       <PageHeader title={t('web.deposit.logTitle')} backTo="/assets" />
-      <DepositList />
+      <Segmented<'crypto' | 'c2c'>
+        label={t('web.c2c.switch.historyLabel')}
+        value={c2c ? 'c2c' : 'crypto'}
+        options={[
+          { value: 'crypto', label: t('web.c2c.switch.crypto'), testId: 'recharge-log-crypto' },
+          { value: 'c2c', label: t('web.c2c.switch.c2c'), testId: 'recharge-log-c2c' },
+        ]}
+        // Each list has its own pages: a switch starts at the first.
+        onChange={(next) => setParams(next === 'c2c' ? { via: 'c2c' } : {}, { replace: true })}
+      />
+      {c2c ? <C2cRequestList kind="deposit" /> : <DepositList />}
     </div>
   );
 }
@@ -41,6 +68,7 @@ export function WithdrawPage() {
   return (
     <div className="page" data-testid="page-withdraw">
       <PageHeader title={t('web.withdraw.title')} backTo="/assets" />
+      <C2cChannelSwitch direction="withdrawal" current="crypto" />
       <p className="muted">{t('web.withdraw.intro')}</p>
       <WithdrawForm />
     </div>
@@ -54,6 +82,9 @@ export function WithdrawLogPage() {
     <div className="page" data-testid="page-withdraw-log">
       <PageHeader title={t('web.withdraw.logTitle')} backTo="/assets" />
       <WithdrawalList scope="all" />
+      <Link to="/assets/C2CWithdrawalList" className="btn btn-ghost btn-block" data-testid="to-c2c-withdrawals">
+        {t('web.c2c.history.withdrawalTitle')}
+      </Link>
     </div>
   );
 }
