@@ -7,7 +7,7 @@ import { type E2eServer, registerUser, startServer, uniqueUsername } from './hel
 
 // Issue 14, "fix while moving": the home page shows the user's total in USDT, the quick actions,
 // the market movers and a link to every feature area that exists (none to a page that does not);
-// /news/OrderDeyail says that the news section has no articles yet (ADR 0029).
+// /news/OrderDeyail is the announcements list, public (issue 20; it replaced ADR 0029's placeholder).
 
 let server: E2eServer;
 let browser: Browser;
@@ -98,27 +98,16 @@ describe('home page', () => {
 });
 
 describe('/news/OrderDeyail', () => {
-  it('says the news section has no articles yet and leads on, instead of "not found"', async () => {
-    const user = await registerUser(server.baseUrl, uniqueUsername('news'));
-    context = await newPhoneContext(browser, server.baseUrl);
-    const page = await openLoggedIn(context, user, '/news/OrderDeyail');
-    await page.getByTestId('page-news-pending').waitFor();
-    expect(await page.locator('h1').first().textContent()).toBe('News');
-    expect(await text(page, 'news-pending-body')).toBe('This page belongs to Keel’s news section, which has no articles published yet.');
-    expect(await page.getByTestId('not-found-page').count()).toBe(0);
-    expect(await page.getByTestId('news-pending-market').getAttribute('href')).toBe('/news');
-    expect(await page.getByTestId('news-pending-contracts').getAttribute('href')).toBe('/trade');
-    expect(await page.getByTestId('news-pending-p2p-orders').getAttribute('href')).toBe('/orderlist');
-    // The way back is the market tab.
-    await page.getByRole('button', { name: 'Back' }).click();
-    await page.waitForURL((url) => url.pathname === '/news');
-  });
-
-  it('needs a session, as every page outside the public list', async () => {
+  it('is the list of announcements (issue 20, ADR 0044), public: a visitor reads it without a session', async () => {
     context = await newPhoneContext(browser, server.baseUrl);
     const page = await context.newPage();
     await page.goto('/news/OrderDeyail');
-    await page.waitForURL((url) => url.pathname === '/login');
-    expect(new URL(page.url()).searchParams.get('redirect')).toBe('/news/OrderDeyail');
+    await page.getByTestId('page-announcements').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/news/OrderDeyail');
+    expect(await page.locator('h1').first().textContent()).toBe('Announcements');
+    expect(await page.getByTestId('not-found-page').count()).toBe(0);
+    // This server has no content: the list says so, and leads to industry news.
+    expect(await text(page, 'content-list-empty')).toBe('No announcements yet.');
+    expect(await page.getByTestId('announcements-industry').getAttribute('href')).toBe('/industrynews');
   });
 });

@@ -32,10 +32,13 @@ import { loanProductRoutes } from './http/routes/loan-products.routes.ts';
 import { fundReviewRoutes, fundRoutes } from './http/routes/fund.routes.ts';
 import { correctionRoutes } from './http/routes/corrections.routes.ts';
 import { proofRoutes } from './http/routes/proof.routes.ts';
+import { invitationRoutes } from './http/routes/invitations.routes.ts';
+import { startInviteRewards } from './use-cases/invitations/invite-rewards.ts';
 import { startLiabilitySnapshots } from './use-cases/proof/liability-snapshots.ts';
 import { startFundSweeps } from './use-cases/fund/fund-jobs.ts';
 import { startC2cSweeps } from './use-cases/c2c/c2c-matching.ts';
 import { c2cAdminRoutes, c2cRoutes } from './http/routes/c2c.routes.ts';
+import { contentRoutes, contentStaffRoutes } from './http/routes/content.routes.ts';
 import { startLoanSweeps } from './use-cases/loans/liquidate-loans.ts';
 import { startTriggerEngine } from './use-cases/leverage/trigger-engine.ts';
 import { POSITION_CHARGES_INTERVAL_MS, startPositionCharges } from './use-cases/leverage/charge-positions.ts';
@@ -86,6 +89,9 @@ export const allRoutes: readonly RouteHandler[] = [
   ...c2cAdminRoutes,
   ...correctionRoutes,
   ...proofRoutes,
+  ...invitationRoutes,
+  ...contentRoutes,
+  ...contentStaffRoutes,
 ] as RouteHandler[];
 
 /** A year, never revalidated: for files whose name changes whenever their content does. */
@@ -139,6 +145,8 @@ export interface BuildAppOptions {
   fundSweepIntervalMs?: number;
   /** Run the C2C job (offers to merchants, lapses, the match, payment and confirmation deadlines) every this many ms while the app is open (main.ts: C2C_SWEEP_INTERVAL_MS; tests sweep by hand). */
   c2cSweepIntervalMs?: number;
+  /** Run the invitation reward job (each complete UTC day's fee share per invitee) every this many ms while the app is open (main.ts: INVITE_REWARD_INTERVAL_MS; tests credit by hand). */
+  inviteRewardIntervalMs?: number;
   /** How often every node looks for a proof-of-liabilities snapshot to take (the daily one, or one an admin asked for). */
   proofSnapshotIntervalMs?: number;
   logger?: FastifyServerOptions['logger'];
@@ -308,6 +316,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (options.c2cSweepIntervalMs) {
     const sweeps = startC2cSweeps(deps, options.c2cSweepIntervalMs);
     app.addHook('onClose', () => sweeps.stop());
+  }
+  if (options.inviteRewardIntervalMs) {
+    const rewards = startInviteRewards(deps, options.inviteRewardIntervalMs);
+    app.addHook('onClose', () => rewards.stop());
   }
   if (options.proofSnapshotIntervalMs) {
     const snapshots = startLiabilitySnapshots(deps, options.proofSnapshotIntervalMs);

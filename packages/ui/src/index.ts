@@ -1,4 +1,5 @@
 // React pieces both front ends use (the user app and the back-office may not import each other).
+export { ContentMarkdown, type ContentMarkdownProps } from './ContentMarkdown.tsx';
 export { DemoBanner } from './DemoBanner.tsx';
 export { QrCode, qrModules } from './QrCode.tsx';
 export {

@@ -87,6 +87,7 @@ export const routes: RouteObject[] = [
         component: 'FundRequestDetailRoute',
       }),
       viewRoute('proof', () => import('../features/proof/ProofSnapshotsPage.tsx'), 'ProofSnapshotsPage'),
+      viewRoute('content', () => import('../features/content/ContentPage.tsx'), 'ContentPage', { param: 'itemId', component: 'ContentEditorRoute' }),
       viewRoute('staff', () => import('../features/staff/StaffPage.tsx'), 'StaffPage', { param: 'staffId', component: 'StaffSessionsRoute' }),
       viewRoute('mysessions', () => import('../features/staff/MySessionsPage.tsx'), 'MySessionsPage'),
       { path: '*', Component: NotFoundView },

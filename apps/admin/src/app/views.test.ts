@@ -65,12 +65,17 @@ describe('the views a member is offered', () => {
     for (const role of ['finance', 'support', 'compliance', 'content', 'merchant'] as const) expect(viewAllowed('proof', [role])).toBe(false);
   });
 
+  it('opens the content editor to content staff only (the contracts’ staffRoles)', () => {
+    expect(viewAllowed('content', ['content'])).toBe(true);
+    for (const role of ['admin', 'finance', 'support', 'compliance', 'merchant'] as const) expect(viewAllowed('content', [role])).toBe(false);
+  });
+
   it('sends /admin to the first view in the navigation the roles open', () => {
     expect(firstAllowedView(['admin']).path).toBe('users');
     expect(firstAllowedView(['finance']).path).toBe('users');
     expect(firstAllowedView(['compliance']).path).toBe('users');
-    // Content staff have no user list: only their own sessions are open to them; a merchant lands on the console.
-    expect(firstAllowedView(['content']).path).toBe('me/sessions');
+    // Content staff have no user list: they land on the content; a merchant lands on the console.
+    expect(firstAllowedView(['content']).path).toBe('content');
     expect(firstAllowedView(['merchant']).path).toBe('c2c/merchant');
   });
 

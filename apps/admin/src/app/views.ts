@@ -12,6 +12,7 @@ import {
   listStaffLoansContract,
   listNotificationsContract,
   listP2pAppealsContract,
+  listStaffContentContract,
   listStaffContract,
   listStaffDepositsContract,
   listStaffOptionOrdersContract,
@@ -65,6 +66,9 @@ export const views = [
   // Proof of liabilities (ADR 0040; role admin): the published snapshots (a public list) and a
   // request for one now. The list is everyone's to read, so the view opens by the request's roles.
   { name: 'proof', path: 'proof', label: 'admin.proof.nav', reads: [requestLiabilitySnapshotContract] },
+  // Content (issue 20, ADR 0044; role content): news, help articles, courses, the about page and
+  // home banners in 13 languages; an item opens in the editor at /admin/content/:itemId.
+  { name: 'content', path: 'content', label: 'admin.content.nav', reads: [listStaffContentContract] },
   // Staff accounts (role admin, ADR 0020).
   { name: 'staff', path: 'staff', label: 'admin.staff.nav', reads: [listStaffContract] },
   // Every member: the own sessions and the password.
@@ -87,7 +91,7 @@ export function viewAllowed(name: ViewName, roles: readonly StaffRole[]): boolea
   return reads.length === 0 || reads.some((contract) => mayCall(roles, contract));
 }
 
-/** Where /admin leads: the first view these roles may open (content and merchant staff have no user list; a merchant lands on the console). */
+/** Where /admin leads: the first view these roles may open (content and merchant staff have no user list: content staff land on the content, a merchant on the console). */
 export function firstAllowedView(roles: readonly StaffRole[]): View {
   return views.find((view) => viewAllowed(view.name, roles)) ?? views[views.length - 1]!;
 }

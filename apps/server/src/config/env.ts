@@ -1,4 +1,4 @@
-import { walletChannelIds } from '@keel/contracts';
+import { type LocaleCode, localeCodes, walletChannelIds } from '@keel/contracts';
 import {
   checkAddress,
   checkExtendedPublicKey,
@@ -76,6 +76,27 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Where the floating customer-service button sends the user. */
   SERVICE_URL: z.url({ protocol: /^(https?|mailto)$/ }).default('https://support.keel.example/'),
+  /**
+   * The customer-service address per language (issue 20), where a team answers in that language:
+   * `de=https://…,ar=mailto:…`. A language without one gets SERVICE_URL.
+   */
+  SERVICE_URL_BY_LANGUAGE: z
+    .string()
+    .default('')
+    .transform((text, ctx) => {
+      const byLanguage: Partial<Record<LocaleCode, string>> = {};
+      for (const pair of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+        const at = pair.indexOf('=');
+        const language = pair.slice(0, at) as LocaleCode;
+        const url = pair.slice(at + 1);
+        if (at < 1 || !(localeCodes as readonly string[]).includes(language) || !z.url({ protocol: /^(https?|mailto)$/ }).safeParse(url).success) {
+          ctx.addIssue({ code: 'custom', message: `"${pair}" is not <language>=<https, http or mailto URL> with one of ${localeCodes.join(' ')}` });
+          return z.NEVER;
+        }
+        byLanguage[language] = url;
+      }
+      return byLanguage;
+    }),
   SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 7),
   /**
    * How long a node reuses a user session it checked, for reads only (issue 15): at most a second,
@@ -96,6 +117,15 @@ const envSchema = z.object({
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
   /** Operator switch: registration needs an existing user's invite code. */
   INVITE_CODE_REQUIRED: booleanText.default(false),
+  /**
+   * Invitation rewards (issue 20, ADR 0045), published on /trade/sgrinvite: the inviter receives
+   * this share (whole percent, 0 to 50) of the trading fees each person they invited pays, for this
+   * many days after that person registered. Copied onto each invitation at registration.
+   */
+  INVITE_REWARD_SHARE_PERCENT: z.coerce.number().int().min(0).max(50).default(20),
+  INVITE_REWARD_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
+  /** How often each node looks for complete UTC days of invitation rewards to credit. */
+  INVITE_REWARD_INTERVAL_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
   /**
    * smtp:// or smtps:// URL (with user:password@) of the mail server that delivers e-mail; without
    * it, e-mail stays in the notification outbox that staff read in the back-office.

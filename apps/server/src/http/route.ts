@@ -216,14 +216,25 @@ export function registerRoute(app: FastifyInstance, deps: Deps, route: RouteHand
       };
       if (contract.binaryAnswer) {
         const file = (await run()) as unknown as { bytes: Uint8Array; mediaType: string };
-        // Private, never cached, never sniffed into something executable.
+        // Private, never cached, never sniffed into something executable — unless the contract
+        // names a public file that never changes (a content image).
         return reply
           .code(200)
           .header('content-type', file.mediaType)
-          .header('cache-control', 'private, no-store')
+          .header('cache-control', contract.cacheable ? `public, max-age=${contract.cacheable.maxAgeSeconds}, immutable` : 'private, no-store')
           .header('x-content-type-options', 'nosniff')
           .header('content-disposition', 'inline')
           .send(Buffer.from(file.bytes));
+      }
+      if (contract.cacheable) {
+        // A public read with an ETag (issue 20): the hash of exactly the bytes sent, so a reader
+        // asking again with it is answered 304 without the body while nothing changed.
+        const text = JSON.stringify(await run(), (_key, value) => (typeof value === 'bigint' ? value.toString() : value));
+        const etag = `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`;
+        reply.header('etag', etag).header('cache-control', `public, max-age=${contract.cacheable.maxAgeSeconds}`);
+        const asked = request.headers['if-none-match'];
+        if (typeof asked === 'string' && asked.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) return reply.code(304).send();
+        return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(text);
       }
       if (!contract.idempotent) return reply.code(200).send(await run());
 

@@ -1,5 +1,6 @@
 import { readProofNode } from '@keel/domain';
 import type { Queryable } from './db.ts';
+import { inviteRewardChecks } from './invite-rewards-check.ts';
 
 export interface LedgerCheckResult {
   ok: boolean;
@@ -95,7 +96,9 @@ export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
               -- the insurance fund also holds what approved staff corrections put in or took out (ADR 0039)
               coalesce(sum(insurance_minor), 0)
                 + (SELECT coalesce(sum(amount_minor), 0) FROM staff_corrections WHERE status = 'approved' AND house_account = 'insurance_fund') AS insurance,
-              coalesce(sum(fee_minor), 0) AS fees
+              -- the leverage fee account also pays the invitation rewards of leverage fees (ADR 0045), which its own rule proves
+              coalesce(sum(fee_minor), 0)
+                - (SELECT coalesce(sum(r.reward_minor), 0) FROM invite_reward_amounts r JOIN ledger_accounts fa ON fa.id = r.fee_account_id AND fa.label = 'leverage') AS fees
          FROM leverage_position_events)
      SELECT a.kind, a.available_minor::text AS balance,
             (CASE a.kind WHEN 'leverage_house' THEN s.house WHEN 'insurance_fund' THEN s.insurance ELSE s.fees END)::text AS from_events
@@ -298,6 +301,8 @@ export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
          OR m.sender IS DISTINCT FROM -(t.amount_minor + t.fee_minor) OR m.recipient IS DISTINCT FROM t.amount_minor
          OR m.fee IS DISTINCT FROM t.fee_minor OR m.other <> 0`,
   );
+  // Invitation rewards (issue 20, ADR 0045): entries, rows and the fees they came from.
+  for (const rule of inviteRewardChecks) await check(rule.label, rule.sql);
   // The fund section (issue 18, ADR 0037): a request's pledge is its open hold until it ends; an
   // investment is held until the fill (then its hold was posted by the fill's entry) or the refund;
   // what a request raised is the sum of its investments; the fund escrow holds what fills brought in

@@ -9,6 +9,7 @@ import { fundEarnTreasury, insertEarnProduct } from '../use-cases/earn/earn-prod
 import { insertLoanProduct } from '../use-cases/loans/loan-products.ts';
 import { fundLendingTreasury } from '../use-cases/loans/loans-support.ts';
 import { newInitialPassword, newInviteCode } from '../security/tokens.ts';
+import { seedDemoContent } from './content-seed.ts';
 
 /** The demo user's starting coin-account balances, in minor units. */
 const DEMO_BALANCES: readonly (readonly [string, bigint])[] = [
@@ -118,6 +119,8 @@ export async function seedDemoData(
     // Two loan products and money to lend (ADR 0036), the same way.
     for (const product of DEMO_LOANS) await insertLoanProduct(tx, product, now);
     await fundLendingTreasury(tx, 100_000_000_000n, now, 'Demo: money to lend for the demo loan products, from the platform treasury; not real money.');
+    // The help centre, the course, the about page, announcements and banners (issue 20).
+    await seedDemoContent(tx, now);
     await tx.query('INSERT INTO messages (user_id, title, body, created_at) VALUES ($1, $2, $3, $4)', [
       user.id,
       'Welcome to Keel',

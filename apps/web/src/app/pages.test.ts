@@ -40,6 +40,10 @@ describe('firstScreen: the chunks a first visit starts downloading before React 
     // So is the transparency page (issue 22).
     expect(firstScreen('/transparency', false)).toEqual({ chunks: ['transparency'], behindLogin: false, reads: [] });
     expect(firstScreen('/transparency', true)).toEqual({ chunks: ['transparency'], behindLogin: false, reads: [] });
+    // And the content pages' lists (issue 20); their details load through the router.
+    for (const path of ['/helpcenter', '/course', '/aboutus', '/industrynews', '/news/OrderDeyail']) {
+      expect(firstScreen(path, false)).toEqual({ chunks: ['content'], behindLogin: false, reads: [] });
+    }
   });
 
   it('a tab with a session: the tab shell and the tab, and the texts behind the login', () => {

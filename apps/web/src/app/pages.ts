@@ -27,6 +27,8 @@ export const pages = {
   proof: () => import('../routes/mobile/proof/ProofPages.tsx'),
   // The transparency page (issue 22): public, the platform's own accounts and every published rule.
   transparency: () => import('../routes/mobile/transparency/TransparencyPage.tsx'),
+  // The content pages (issue 20): public, the help centre, courses, about us, the news lists and details.
+  content: () => import('../routes/mobile/content/ContentPages.tsx'),
 } as const;
 
 type PageName = keyof typeof pages;
@@ -40,6 +42,11 @@ const publicPages: Record<string, PageName> = {
   '/terms': 'legal',
   '/proof': 'proof',
   '/transparency': 'transparency',
+  '/helpcenter': 'content',
+  '/course': 'content',
+  '/aboutus': 'content',
+  '/industrynews': 'content',
+  '/news/OrderDeyail': 'content',
 };
 
 const tabPages: Record<string, PageName> = {

@@ -124,6 +124,28 @@ export const routes: RouteObject[] = [
         },
         children: [{ path: '/transparency', lazy: lazyPage(pages.transparency, 'TransparencyPage') }],
       },
+      // The content pages of spec section 2 (issue 20, ADR 0044), public: the help centre, courses and
+      // their lessons, about us, announcements ("news in order", /news/OrderDeyail) and industry news.
+      // Their own texts are in `more`; the labels they share with the home and market tabs (sample
+      // content, in English) in `tabs`: both are fetched with the chunk, with or without a session.
+      {
+        element: <PageMain />,
+        loader: async () => {
+          await webMessages.loadLater();
+          return null;
+        },
+        children: [
+          { path: '/helpcenter', lazy: lazyPage(pages.content, 'HelpCentrePage') },
+          { path: '/helpcenterdetail/:id', lazy: lazyPage(pages.content, 'HelpArticlePage') },
+          { path: '/course', lazy: lazyPage(pages.content, 'CoursesPage') },
+          { path: '/course/detail/:id', lazy: lazyPage(pages.content, 'CourseDetailPage') },
+          { path: '/aboutus', lazy: lazyPage(pages.content, 'AboutUsPage') },
+          { path: '/industrynews', lazy: lazyPage(pages.content, 'IndustryNewsPage') },
+          { path: '/industrynewdetail/:id', lazy: lazyPage(pages.content, 'IndustryNewsDetailPage') },
+          { path: '/news/OrderDeyail', lazy: lazyPage(pages.content, 'NewsOrderDeyailPage') },
+          { path: '/news/detail/:id', lazy: lazyPage(pages.content, 'AnnouncementPage') },
+        ],
+      },
       // Everything else needs a token, and the texts shown behind the login: the tabs' texts for
       // every page here, the rest for the pages outside the tabs, each fetched alongside the page's
       // chunk (react-router runs loaders and lazy imports together), not before the login screen
@@ -166,8 +188,8 @@ export const routes: RouteObject[] = [
               { path: '/assets/flashExchange', lazy: lazyPage(() => import('../routes/mobile/assets/SwapPages.tsx'), 'FlashExchangePage') },
               { path: '/assets/conversion', lazy: lazyPage(() => import('../routes/mobile/assets/SwapPages.tsx'), 'ConversionPage') },
               { path: '/assets/records', lazy: lazyPage(() => import('../routes/mobile/assets/RecordsPage.tsx'), 'RecordsPage') },
-              // A news page of spec section 2; until the news area lands it says so (ADR 0029).
-              { path: '/news/OrderDeyail', lazy: lazyPage(() => import('../routes/mobile/news/NewsOrderDeyailPage.tsx'), 'NewsOrderDeyailPage') },
+              // Invitations (issue 20, ADR 0045): the code, link and QR code, the published reward rule, invitees and rewards.
+              { path: '/trade/sgrinvite', lazy: lazyPage(() => import('../routes/mobile/trade/InvitePage.tsx'), 'InvitePage') },
               // Earn (issue 17, ADR 0035): the products of each kind, a purchase, the user's subscriptions.
               { path: '/Lockup', lazy: lazyPage(pages.earn, 'LockupPage') },
               { path: '/Lockup/Financial', lazy: lazyPage(pages.earn, 'FinancialPage') },

@@ -30,6 +30,13 @@ export interface Contract<
    * or no authenticator. Every other staff call refuses them with the step that is missing.
    */
   readonly staffSetupStep?: boolean;
+  /**
+   * A public read that browsers and proxies may keep (issue 20): the answer carries an ETag (a
+   * hash of the answer) and `Cache-Control: public, max-age=<maxAgeSeconds>`, and a request with
+   * that ETag in `If-None-Match` gets 304 without the body. Everything it depends on must be in
+   * the address (the language is a query parameter, never a header).
+   */
+  readonly cacheable?: { readonly maxAgeSeconds: number };
   /** Auth calls are rate limited per client address. */
   readonly rateLimited?: boolean;
   /**

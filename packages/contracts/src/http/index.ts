@@ -32,6 +32,8 @@ import {
   requestLiabilitySnapshotContract,
 } from './proof/proof.contracts.ts';
 import { getTransparencyContract } from './transparency/transparency.contracts.ts';
+import { invitationContracts } from './invitations/invitations.contracts.ts';
+import { contentContracts } from './content/content.contracts.ts';
 import { listAccountsContract, listRecordsContract, transferBetweenAccountsContract } from './assets/assets.contracts.ts';
 import { findTransferRecipientContract, listUserTransfersContract, transferToUserContract } from './assets/user-transfers.contracts.ts';
 import { getWatchlistContract, listCandlesContract, listTickersContract, setWatchlistContract } from './market/market.contracts.ts';
@@ -220,8 +222,10 @@ export * from './admin/admin.contracts.ts';
 export * from './admin/staff.contracts.ts';
 export * from './admin/two-person.contracts.ts';
 export * from './admin/corrections.contracts.ts';
+export * from './content/content.contracts.ts';
 export * from './proof/proof.contracts.ts';
 export * from './transparency/transparency.contracts.ts';
+export * from './invitations/invitations.contracts.ts';
 export * from './assets/assets.contracts.ts';
 export * from './assets/assets.addresses.ts';
 export * from './assets/user-transfers.contracts.ts';
@@ -440,4 +444,6 @@ export const allContracts = [
   getMyInclusionProofContract,
   requestLiabilitySnapshotContract,
   getTransparencyContract,
+  ...invitationContracts,
+  ...contentContracts,
 ] as const;

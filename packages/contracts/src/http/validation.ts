@@ -60,6 +60,13 @@ export const validationMessages = {
   timeOfDay: 'a time of day as HH:MM, 00:00 to 23:59',
   signedAmount: 'a decimal amount other than zero; negative takes money back',
   correctionTarget: 'a user correction names a user and an account; a house correction names a house account',
+  contentHtml: 'no HTML: write Markdown',
+  contentScriptUrl: 'a link may not run code',
+  contentLinkNotAllowed: 'links start with /, https://, http:// or mailto:',
+  contentImageNotAllowed: 'images come from Keel’s content images only',
+  contentHeadingLevel: 'headings are ## or ###: the title is the only level-1 heading',
+  contentSlug: 'lowercase letters, digits and dashes, starting with a letter or digit',
+  contentLinkPath: 'an in-app path starting with /',
 } as const;
 
 export type CustomValidationRule = keyof typeof validationMessages;

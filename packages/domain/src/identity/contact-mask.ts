@@ -80,3 +80,13 @@ export function publicUserName(user: NamedUser): string {
   if (user.phone) return maskPhone(user.phone);
   return `#${user.id}`;
 }
+
+/**
+ * How an inviter sees the people who registered with their code (issue 20): `publicUserName` with
+ * the chosen name masked too (`mira_trades` → `m***s`): the inviter learns that someone joined, not
+ * who, whoever the link reached.
+ */
+export function maskedPublicUserName(user: NamedUser): string {
+  const chosen = user.nickname ?? user.username;
+  return chosen ? maskPart(chosen) : publicUserName(user);
+}

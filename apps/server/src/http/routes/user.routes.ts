@@ -19,7 +19,7 @@ export const userRoutes = [
     toPublicUser(await setUserLanguage(deps, session.user.id, body.language)),
   ),
   // Public (no token): the floating button opens it from the login page too.
-  handler(serviceUrlContract, async ({ deps }) => deps.config.SERVICE_URL),
+  handler(serviceUrlContract, async ({ query, deps }) => (query.lang && deps.config.SERVICE_URL_BY_LANGUAGE[query.lang]) || deps.config.SERVICE_URL),
   // Public too: every page of both apps, the login pages included, says whether this is a demo (ADR 0041).
   handler(siteContract, async ({ deps }) => ({ demo: deps.config.KEEL_DEMO })),
   handler(listMessagesContract, ({ session, query, deps }) => listSystemMessages(deps, session.user.id, query)),

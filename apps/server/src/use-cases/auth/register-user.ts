@@ -6,6 +6,7 @@ import { hashPassword } from '../../security/passwords.ts';
 import { newInviteCode } from '../../security/tokens.ts';
 import { checkCode, consumeCode } from '../../persistence/verification-codes.store.ts';
 import { findUserByContact, normalizeTarget } from './contact-target.ts';
+import { recordInvitation } from '../invitations/invite-rewards.ts';
 
 export interface RegisterUserInput {
   /** Exactly one of username, email and phone (the contract checks it). */
@@ -80,6 +81,8 @@ export async function registerUser(deps: Deps, input: RegisterUserInput): Promis
           now,
         ],
       );
+      // Who invited them, under the reward rule published now (issue 20, ADR 0045); nothing is paid for the sign-up itself.
+      if (invitedBy !== null) await recordInvitation(tx, deps.config, inserted!.id, invitedBy, now);
       const user = (await findUserById(tx, inserted!.id))!;
       const session = await createUserSession(tx, {
         userId: user.id,

@@ -347,6 +347,16 @@ const REVIEWED_NOT_OWNED: Record<string, string> = {
   'GET /home/proof/snapshots/:snapshotId': 'snapshotId names a published proof-of-liabilities snapshot, public to everyone (liability-snapshots tests)',
   'GET /home/proof/snapshots/:snapshotId/mine':
     'snapshotId names a public snapshot; the answer is always the caller’s own leaf and salt, never another user’s (liability-snapshots tests)',
+  'GET /home/content/items/:itemId': 'itemId names published content (news, help, courses), public to everyone (content tests)',
+  'GET /home/content/images/:imageId': 'imageId names an image of published content, public to everyone (content tests)',
+  'GET /home/admin/content/items/:itemId':
+    'itemId names a content item, which no user owns; only the content role may read drafts (content tests: every other role is refused)',
+  'POST /home/admin/content/items': 'parentId names a course, a content item no user owns; content role only (content tests)',
+  'PUT /home/admin/content/items/:itemId': 'itemId names a content item, which no user owns; content role only (content tests)',
+  'PUT /home/admin/content/items/:itemId/translations/:language': 'itemId names a content item, which no user owns; content role only (content tests)',
+  'DELETE /home/admin/content/items/:itemId/translations/:language': 'itemId names a content item, which no user owns; content role only (content tests)',
+  'POST /home/admin/content/items/:itemId/publish': 'itemId names a content item, which no user owns; content role only (content tests)',
+  'POST /home/admin/content/items/:itemId/unpublish': 'itemId names a content item, which no user owns; content role only (content tests)',
   'POST /home/p2p/orders':
     'adId names a sell ad, a public offer in the ad list: placing an order on another user’s ad is what the route is for (the seller cannot buy from their own ad: p2p-orders tests)',
 };

@@ -76,6 +76,15 @@ const REVIEWED_STAFF_WRITES = [
   'POST /home/admin/c2c/merchant/requests/:requestId/paid', // a withdrawal's fiat sent, with the bank's reference
   'POST /home/admin/c2c/merchant/requests/:requestId/appeal',
   'POST /home/admin/c2c/appeals/:requestId/resolve', // complete or fail a disputed order, with a note
+  // Content (issue 20): words for readers — news, help, courses, banners — and their images. No
+  // money, no price, no market data: a news item's markets are links to their trade screens.
+  'POST /home/admin/content/items',
+  'PUT /home/admin/content/items/:itemId',
+  'PUT /home/admin/content/items/:itemId/translations/:language',
+  'DELETE /home/admin/content/items/:itemId/translations/:language',
+  'POST /home/admin/content/items/:itemId/publish',
+  'POST /home/admin/content/items/:itemId/unpublish',
+  'POST /home/admin/content/images',
 ];
 
 /**
@@ -91,6 +100,9 @@ const REVIEWED_OUTCOME_LIKE_INPUTS: Record<string, string[]> = {
   // A merchant's own fiat price per USDT, quoted to users before they confirm (like a P2P ad's price);
   // it never reaches a contract, a position or a liquidation, and an accepted order keeps its price.
   'PUT /home/admin/c2c/merchant': ['price'],
+  // A news item's markets (issue 20): symbols linking to their trade screens, never a price.
+  'POST /home/admin/content/items': ['marketSymbols'],
+  'PUT /home/admin/content/items/:itemId': ['marketSymbols'],
   // An earn product's published terms for new subscriptions (above); existing ones never change.
   'POST /home/admin/earn/changes': ['dailyRatePercent', 'penaltyRatePercent', 'payoutTimeUtc', 'open'],
   // A loan product's published terms for new applications (above); existing loans never change.
@@ -161,7 +173,8 @@ describe('staff routes and contract outcomes', () => {
     expect(staffContracts.filter((contract) => contract.path.includes('/leverage')).map((contract) => contract.method)).toEqual(['GET', 'GET', 'GET', 'GET']);
   });
 
-  it('no staff route, called with every role and outcome-shaped input, changes a tick, a contract or a contract balance', async () => {
+  // Every staff contract × 8 ids, each with a fresh staff login (a password hash): over a minute on PGlite.
+  it('no staff route, called with every role and outcome-shaped input, changes a tick, a contract or a contract balance', { timeout: 240_000 }, async () => {
     const user = await optionsTrader(t.app, t.db, 'optstaffproof1');
     const [opening] = await t.market!.record([{ symbol: 'BTC/USDT', price: '50000', atMs: nowMs }]);
     const settledOrder = await call(t.app, 'POST', '/home/options/orders', user.token, { symbol: 'BTC/USDT', direction: 'up', cycleSeconds: 30, amount: '100' });

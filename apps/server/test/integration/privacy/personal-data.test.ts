@@ -2,6 +2,7 @@ import { allContracts, type StaffRole, staffRoles } from '@keel/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { postAd, trader } from '../../helpers/p2p.ts';
+import { recordInvitation } from '../../../src/use-cases/invitations/invite-rewards.ts';
 import { createStaff, createTestApp, type TestApp } from '../../helpers/test-app.ts';
 import { bindAddress, call, fund, TEST_XPUB, type WalletUser } from '../../helpers/wallet.ts';
 
@@ -35,6 +36,11 @@ beforeAll(async () => {
   seller = await contactOnlyTrader('privseller1', 'mira.seller@example.org', '+491701234567', '1000');
   buyer = await contactOnlyTrader('privbuyer01', 'otto.buyer@example.net', '+447911123456');
   third = await contactOnlyTrader('privthird01', 'tina.third@example.com', '+14155550123');
+  // The third registered with the seller's invite code (issue 20): the seller's invitation lists name them.
+  await t.db.transaction(async (tx) => {
+    const [row] = await tx.query<{ created_at: Date }>('UPDATE users SET invited_by = $2 WHERE id = $1 RETURNING created_at', [third.userId, seller.userId]);
+    await recordInvitation(tx, t.config, BigInt(third.userId), BigInt(seller.userId), row!.created_at);
+  });
   const support = await createStaff(t.app, t.db, 'appealdesk', ['support']);
 
   // The trade: an ad, three orders (appealed and released by support, awaiting payment,
@@ -90,6 +96,9 @@ beforeAll(async () => {
     investmentId: ['1'],
     // Proof-of-liabilities snapshots hold user ids (a proof is the caller's own), never a contact.
     snapshotId: ['1'],
+    // Content (issue 20) is written by staff for everyone; it names no user. Images are bytes.
+    itemId: ['1'],
+    imageId: ['1'],
   });
   // Who a transfer would reach (issue 19): each of the three, by user number.
   requiredQueries['/home/assets/transfer-recipient'] = [seller, buyer, third].map((person) => `to=${person.userId}`);
@@ -112,6 +121,9 @@ const requiredQueries: Record<string, string | string[]> = {
   '/home/loans/agreement': 'productId=1&amount=100&collateralAsset=USDT&collateralAmount=200',
   // A user's own bank details for C2C withdrawals (issue 19), by country.
   '/home/c2c/bank-details': 'country=DE',
+  // Content (issue 20): a kind to list, words to search.
+  '/home/content/items': 'kind=help',
+  '/home/content/help/search': 'q=fees',
 };
 
 /** Every URL to sweep for a GET contract: each value of each path parameter, each enum value of the query. */
@@ -177,6 +189,9 @@ describe('what users see of each other', () => {
     // The confirmation of a transfer to another user names them the same way.
     const recipient = await call(t.app, 'GET', `/home/assets/transfer-recipient?to=${seller.userId}`, third.token);
     expect(recipient.data).toEqual({ uid: seller.userId, name: 'm***r@e***.org' });
+    // The people a user invited, masked (issue 20).
+    const invitees = await call(t.app, 'GET', '/home/invitations/invitees', seller.token);
+    expect(invitees.data.items.map((invitee: { name: string }) => invitee.name)).toEqual(['t***d@e***.com']);
   });
 
   it('still shows users their own contacts', async () => {

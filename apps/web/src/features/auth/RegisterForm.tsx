@@ -14,6 +14,7 @@ import type { RegisterChannel } from './code-wait.ts';
 import { AddressField, CodeRow } from './ContactCodeFields.tsx';
 import { requiredCodeSchema, targetSchema } from './contact-schemas.ts';
 import { finishLogin } from './finish-login.ts';
+import { inviteCodeFromQuery } from '../invitations/invite-link.ts';
 import './auth.css';
 
 const channels: RegisterChannel[] = ['sms', 'email', 'username'];
@@ -57,7 +58,8 @@ export function RegisterForm() {
   const [inviteRequired, setInviteRequired] = useState(false);
   const schema = useMemo(() => registerSchema(channel, inviteRequired), [channel, inviteRequired]);
   const form = useContractForm(schema, {
-    defaultValues: { username: '', target: '', code: '', password: '', confirmPassword: '', inviteCode: '' },
+    // An invitation link (`/register?invite=CODE`, issue 20) fills the code in.
+    defaultValues: { username: '', target: '', code: '', password: '', confirmPassword: '', inviteCode: inviteCodeFromQuery(params.get('invite')) },
   });
   const field = useFieldProps(form);
   const register = useContractMutation(registerContract);

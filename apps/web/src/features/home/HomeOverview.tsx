@@ -16,6 +16,7 @@ import {
 } from '../../shared/ui/icons.tsx';
 import { useAccounts } from '../assets/useAccounts.ts';
 import { valueBalances } from '../assets/valuation.ts';
+import { HomeContent } from '../content/HomeContent.tsx';
 import { ChangeTag } from '../market/ChangeTag.tsx';
 import { marketMovers, usdtPriceMap } from '../market/tickers.ts';
 import { useTickers } from '../market/useTickers.ts';
@@ -148,8 +149,9 @@ function AreasCard() {
 }
 
 /**
- * /index: a greeting, the user's total in USDT with the quick actions, the market movers, a link to
- * every feature area that exists, and how Keel handles money.
+ * /index: a greeting, the banners, the user's total in USDT with the quick actions, the market
+ * movers, the latest announcements, a link to every feature area that exists, and how Keel handles
+ * money.
  */
 export function HomeOverview() {
   const { t } = useI18n();
@@ -164,8 +166,10 @@ export function HomeOverview() {
         </div>
       </header>
       {failed && <LoadFailedNotice onRetry={reload} />}
+      <HomeContent part="banners" />
       <TotalCard />
       <MoversCard />
+      <HomeContent part="announcements" />
       <AreasCard />
       <Card className="card-accent">
         <h2 className="card-title">

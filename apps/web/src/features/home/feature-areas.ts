@@ -7,7 +7,7 @@ import type { MessageKey } from '@keel/locales';
  * every link and checks none is "not found" (tests/e2e/home.test.ts).
  */
 
-export type AreaGroup = 'trading' | 'wallet' | 'account';
+export type AreaGroup = 'trading' | 'wallet' | 'account' | 'learn';
 
 export interface FeatureArea {
   /** Names the link in tests: `area-<key>`. */
@@ -23,6 +23,7 @@ export const areaGroups: readonly { group: AreaGroup; title: MessageKey }[] = [
   { group: 'trading', title: 'web.home.area.groupTrading' },
   { group: 'wallet', title: 'web.home.area.groupWallet' },
   { group: 'account', title: 'web.home.area.groupAccount' },
+  { group: 'learn', title: 'web.home.area.groupLearn' },
 ];
 
 export const featureAreas: readonly FeatureArea[] = [
@@ -50,4 +51,9 @@ export const featureAreas: readonly FeatureArea[] = [
   { key: 'verification', group: 'account', to: '/person/authentication', label: 'web.verification.centreTitle', about: 'web.home.area.verification' },
   { key: 'security', group: 'account', to: '/person/setting', label: 'web.settings.title', about: 'web.home.area.security' },
   { key: 'mine', group: 'account', to: '/my', label: 'web.home.linkProfile', about: 'web.home.area.mine' },
+  // Help and news (issue 20): public pages, readable without a session too.
+  { key: 'help', group: 'learn', to: '/helpcenter', label: 'web.home.area.helpTitle', about: 'web.home.area.help' },
+  { key: 'courses', group: 'learn', to: '/course', label: 'web.home.area.coursesTitle', about: 'web.home.area.courses' },
+  { key: 'news', group: 'learn', to: '/news/OrderDeyail', label: 'web.home.area.newsTitle', about: 'web.home.area.news' },
+  { key: 'about', group: 'learn', to: '/aboutus', label: 'web.home.area.aboutTitle', about: 'web.home.area.about' },
 ];

@@ -71,6 +71,8 @@ export const reasonKeys = {
   'c2c.release': 'web.records.reason.c2cRelease',
   // A balance changed by staff: proposed by one member, approved by another (issue 22, ADR 0039).
   'staff.correction': 'web.records.reason.staffCorrection',
+  // A day's share of the trading fees of someone the user invited (issue 20, ADR 0045).
+  'invite.reward': 'web.records.reason.inviteReward',
 } as const satisfies Record<string, MessageKey>;
 
 export type KnownReason = keyof typeof reasonKeys;
@@ -96,4 +98,5 @@ export const referenceKeys: Record<string, MessageKey> = {
   fund_investment: 'web.fund.ref.investment',
   staff_correction: 'web.records.ref.staffCorrection',
   c2c_request: 'web.records.ref.c2cRequest',
+  invite_reward_day: 'web.records.ref.inviteRewardDay',
 };

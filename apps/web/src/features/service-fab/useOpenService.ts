@@ -15,7 +15,7 @@ const SERVICE_URL_STALE_MS = 10 * 60_000;
  * browser there (spec section 7). The answer is cached as a query; a click only fetches it.
  */
 export function useOpenService() {
-  const { t, tServer } = useI18n();
+  const { t, tServer, locale } = useI18n();
   const toast = useToast();
   const client = useQueryClient();
   const [busy, setBusy] = useState(false);
@@ -26,9 +26,11 @@ export function useOpenService() {
     inFlight.current = true;
     setBusy(true);
     try {
+      // The team that answers in the user's language, where the operator set one (issue 20).
+      const input = { query: { lang: locale } };
       const url = await client.fetchQuery({
-        queryKey: contractKey(serviceUrlContract, {}),
-        queryFn: () => api(serviceUrlContract),
+        queryKey: contractKey(serviceUrlContract, input),
+        queryFn: () => api(serviceUrlContract, input),
         staleTime: SERVICE_URL_STALE_MS,
       });
       if (!isOpenableServiceUrl(url)) {
@@ -42,7 +44,7 @@ export function useOpenService() {
       inFlight.current = false;
       setBusy(false);
     }
-  }, [client, t, tServer, toast]);
+  }, [client, locale, t, tServer, toast]);
 
   return { open, busy };
 }

@@ -1,4 +1,4 @@
-import type { Contract, ContractData, ContractInput } from '@keel/contracts';
+import type { Callable, Contract, ContractData, ContractInput } from '@keel/contracts';
 import { useSearchParams } from 'react-router';
 import { LIST_PAGE_SIZE, pageFromQuery } from './paging.ts';
 import { loadFailed, useContractQuery } from './queries.ts';
@@ -26,7 +26,7 @@ type FiltersOf<C extends Contract> = Omit<NonNullable<ContractInput<C>['query']>
  * key, so going back a page shows it at once; `filters` are part of the key.
  */
 export function usePagedQuery<C extends Contract>(
-  contract: C,
+  contract: Callable<C>,
   filters: FiltersOf<C>,
   options: { refetchInterval?: number | false } = {},
 ): PagedQuery<ItemOf<C>> {

@@ -86,6 +86,9 @@ export function MyPage() {
                     {t('web.my.copy')}
                   </Button>
                 )}
+                <Link to="/trade/sgrinvite" className="btn btn-ghost btn-small" data-testid="profile-invite-page">
+                  {t('web.my.invitePage')}
+                </Link>
               </dd>
             </div>
             <div>
@@ -175,6 +178,22 @@ export function MyPage() {
 
       <Card>
         <h2 className="card-title">{t('web.my.about')}</h2>
+        <nav className="list" aria-label={t('web.my.about')}>
+          <Link to="/helpcenter" className="list-link" data-testid="my-helpcenter">
+            <span className="list-link-icon">
+              <DocumentIcon />
+            </span>
+            <span className="list-link-label">{t('web.my.helpCentre')}</span>
+            <ChevronIcon />
+          </Link>
+          <Link to="/aboutus" className="list-link" data-testid="my-aboutus">
+            <span className="list-link-icon">
+              <DocumentIcon />
+            </span>
+            <span className="list-link-label">{t('web.my.aboutUs')}</span>
+            <ChevronIcon />
+          </Link>
+        </nav>
         <dl className="facts">
           <div>
             <dt>{t('web.my.version')}</dt>
