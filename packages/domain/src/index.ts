@@ -31,3 +31,4 @@ export * from './earn/earn.ts';
 export * from './loans/loans.ts';
 export * from './fund/fund.ts';
 export * from './proof/merkle-sum.ts';
+export * from './vip/levels.ts';
