@@ -76,6 +76,10 @@ const REVIEWED_STAFF_WRITES = [
   'POST /home/admin/c2c/merchant/requests/:requestId/paid', // a withdrawal's fiat sent, with the bank's reference
   'POST /home/admin/c2c/merchant/requests/:requestId/appeal',
   'POST /home/admin/c2c/appeals/:requestId/resolve', // complete or fail a disputed order, with a note
+  // VIP (issue 20, ADR 0046): compliance approves an application only where the published rule
+  // allows the level on application (the standing read at that moment), or rejects it; no price,
+  // tick, result or balance is touched, and no level can be set outside the rule.
+  'POST /home/admin/vip/applications/:applicationId/decision',
 ];
 
 /**
@@ -161,7 +165,8 @@ describe('staff routes and contract outcomes', () => {
     expect(staffContracts.filter((contract) => contract.path.includes('/leverage')).map((contract) => contract.method)).toEqual(['GET', 'GET', 'GET', 'GET']);
   });
 
-  it('no staff route, called with every role and outcome-shaped input, changes a tick, a contract or a contract balance', async () => {
+  // Its work grows with every staff contract (a fresh staff login per call): a time limit of its own.
+  it('no staff route, called with every role and outcome-shaped input, changes a tick, a contract or a contract balance', { timeout: 240_000 }, async () => {
     const user = await optionsTrader(t.app, t.db, 'optstaffproof1');
     const [opening] = await t.market!.record([{ symbol: 'BTC/USDT', price: '50000', atMs: nowMs }]);
     const settledOrder = await call(t.app, 'POST', '/home/options/orders', user.token, { symbol: 'BTC/USDT', direction: 'up', cycleSeconds: 30, amount: '100' });

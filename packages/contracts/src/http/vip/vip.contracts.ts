@@ -84,7 +84,7 @@ export const applyForVipContract = defineContract({
 const reviewRoles = ['admin', 'compliance'] as const;
 
 export const listVipApplicationsContract = defineContract({
-  id: 'admin.vip.applications',
+  id: 'admin.vipApplications',
   method: 'GET',
   path: '/home/admin/vip/applications',
   summary: 'The VIP application queue by state, oldest first.',
@@ -96,7 +96,7 @@ export const listVipApplicationsContract = defineContract({
 });
 
 export const decideVipApplicationContract = defineContract({
-  id: 'admin.vip.applications.decide',
+  id: 'admin.vipDecide',
   method: 'POST',
   path: '/home/admin/vip/applications/:applicationId/decision',
   summary:
