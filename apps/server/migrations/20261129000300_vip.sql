@@ -53,3 +53,7 @@ ALTER TABLE swap_quotes ADD COLUMN vip_level integer NOT NULL DEFAULT 0;
 ALTER TABLE swap_quotes ADD COLUMN vip_discount_bps integer NOT NULL DEFAULT 0;
 ALTER TABLE swap_quotes ADD COLUMN usdt_value_minor numeric(78, 0);
 CREATE INDEX swap_quotes_volume ON swap_quotes (user_id, executed_at) WHERE executed_entry_id IS NOT NULL;
+
+-- A P2P release charges the buyer the fee at their VIP level then; the order keeps that level, so
+-- the order's fee reads the same ever after.
+ALTER TABLE p2p_orders ADD COLUMN release_vip_level integer;

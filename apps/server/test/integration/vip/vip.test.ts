@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedger } from '../../../src/persistence/ledger-check.ts';
 import { computeVipLevels } from '../../../src/use-cases/vip/vip-levels.ts';
 import { createStaff, createTestApp, registerViaApi, type TestApp } from '../../helpers/test-app.ts';
-import { fund, verifyUser } from '../../helpers/wallet.ts';
+import { postAd, trader } from '../../helpers/p2p.ts';
+import { call as apiCall, fund, verifyUser } from '../../helpers/wallet.ts';
 
 // Issue 20, VIP (ADR 0046): levels come from the published rule by the daily job (here at a moved
 // clock) or from an application staff may approve only where the rule allows; every swap fee uses
@@ -138,6 +139,31 @@ describe('VIP levels', () => {
     );
     expect(later).toEqual({ volume: '0', level: 2 });
     expect(await t.db.query('SELECT 1 FROM vip_level_runs WHERE user_id = $1', [user.userId])).toHaveLength(2);
+  });
+
+  it('the P2P release fee uses the buyer’s level at release, and the entry and the order show the discount', async () => {
+    const seller = await trader(t.app, t.db, 'vipp2pseller', '1000');
+    const buyer = await trader(t.app, t.db, 'vipp2pbuyer');
+    // 250,000 USDT of balance on the buyer's coin account: level 3 (30 % off) by the rule.
+    await fund(t.db, buyer.userId, 'USDT', '250000');
+    await runJob();
+    const ad = await postAd(t.app, seller, '500');
+    const placed = await apiCall(t.app, 'POST', '/home/p2p/orders', buyer.token, { adId: ad.id, quantity: '100' });
+    expect(placed.data).toMatchObject({ fee: '0.070000', feeBeforeDiscount: '0.100000', vipLevel: 3, vipDiscountBps: 3000, buyerReceives: '99.930000' });
+    await apiCall(t.app, 'POST', `/home/p2p/orders/${placed.data.id}/paid`, buyer.token);
+    const released = await apiCall(t.app, 'POST', `/home/p2p/orders/${placed.data.id}/release`, seller.token, { paymentPassword: '135790' });
+    expect(released.data).toMatchObject({ status: 'released', fee: '0.070000', vipLevel: 3 });
+    const postings = await t.db.query<{ amount_minor: string }>('SELECT amount_minor FROM postings WHERE entry_id = $1 ORDER BY amount_minor', [
+      released.data.closingEntryId,
+    ]);
+    expect(postings.map((row) => BigInt(row.amount_minor))).toEqual([-100_000_000n, 70_000n, 99_930_000n]);
+    const [entry] = await t.db.query<{ memo: string }>('SELECT memo FROM journal_entries WHERE id = $1', [released.data.closingEntryId]);
+    expect(entry!.memo).toBe(`P2P order ${released.data.orderNo} · VIP 3: fee 0.100000 USDT less 30 % (0.030000 USDT) = 0.070000 USDT`);
+    // The order keeps the level of its release: a later change of level does not rewrite its fee.
+    await t.db.query('UPDATE vip_levels SET level = 0 WHERE user_id = $1', [buyer.userId]);
+    const later = await apiCall(t.app, 'GET', `/home/p2p/orders/${placed.data.id}`, buyer.token);
+    expect(later.data).toMatchObject({ fee: '0.070000', vipLevel: 3 });
+    expect((await checkLedger(t.db)).problems).toEqual([]);
   });
 
   it('applying needs advanced verification; staff approve only what the rule allows on application, recorded and audited', async () => {
