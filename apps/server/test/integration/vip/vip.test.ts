@@ -3,6 +3,7 @@ import { checkLedger } from '../../../src/persistence/ledger-check.ts';
 import { computeVipLevels } from '../../../src/use-cases/vip/vip-levels.ts';
 import { createStaff, createTestApp, registerViaApi, type TestApp } from '../../helpers/test-app.ts';
 import { postAd, trader } from '../../helpers/p2p.ts';
+import { leverageTrader } from '../leverage/leverage-helpers.ts';
 import { call as apiCall, fund, verifyUser } from '../../helpers/wallet.ts';
 
 // Issue 20, VIP (ADR 0046): levels come from the published rule by the daily job (here at a moved
@@ -163,6 +164,33 @@ describe('VIP levels', () => {
     await t.db.query('UPDATE vip_levels SET level = 0 WHERE user_id = $1', [buyer.userId]);
     const later = await apiCall(t.app, 'GET', `/home/p2p/orders/${placed.data.id}`, buyer.token);
     expect(later.data).toMatchObject({ fee: '0.070000', vipLevel: 3 });
+    expect((await checkLedger(t.db)).problems).toEqual([]);
+  });
+
+  it('leverage and futures fees: opening and closing charge the discounted fee, each entry naming it', async () => {
+    const user = await leverageTrader(t.app, t.db, 'vipleverage1', '60000');
+    await runJob();
+    await t.market!.record([{ symbol: 'BTC/USDT', price: '50000', atMs: nowMs - 50 }]);
+    const opened = await apiCall(t.app, 'POST', '/home/leverage/positions', user.token, { product: 'futures', symbol: 'BTC/USDT', side: 'long', margin: '100', leverage: 20 });
+    expect(opened.code).toBe(200);
+    // Notional 2,000 USDT; fee 0.1 % = 2 USDT; VIP 2 takes 20 %: 1.6 USDT charged.
+    const feeOf = async (reason: string) => {
+      const [row] = await t.db.query<{ memo: string; fee: string }>(
+        `SELECT e.memo, p.amount_minor::text AS fee FROM journal_entries e JOIN postings p ON p.entry_id = e.id JOIN ledger_accounts a ON a.id = p.account_id
+          WHERE e.reason = $1 AND e.reference_id = $2 AND a.kind = 'fees'`,
+        [reason, opened.data.id],
+      );
+      return row!;
+    };
+    expect(await feeOf('leverage.open')).toEqual({ memo: 'VIP 2: fee 2.000000 USDT less 20 % (0.400000 USDT) = 1.600000 USDT', fee: '1600000' });
+    await t.market!.record([{ symbol: 'BTC/USDT', price: '50000', atMs: nowMs - 40 }]);
+    const closed = await apiCall(t.app, 'POST', `/home/leverage/positions/${opened.data.id}/close`, user.token, {});
+    expect(closed.code).toBe(200);
+    const close = await feeOf('leverage.close');
+    const before = /fee ([\d.]+) USDT less 20 % \(([\d.]+) USDT\) = ([\d.]+) USDT$/.exec(close.memo);
+    expect(before, close.memo).not.toBeNull();
+    expect(Number(before![3]) * 1e6).toBe(Number(close.fee));
+    expect(Number(close.fee)).toBeLessThan(2_000_000);
     expect((await checkLedger(t.db)).problems).toEqual([]);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { discountPercent, progressPercent } from './useVip.ts';
+import { discountPercent, progressPercent } from './vip-figures.ts';
 
 describe('VIP page figures', () => {
   it('shows progress as a bounded whole percentage', () => {
