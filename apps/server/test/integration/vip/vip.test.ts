@@ -4,7 +4,7 @@ import { computeVipLevels } from '../../../src/use-cases/vip/vip-levels.ts';
 import { createStaff, createTestApp, registerViaApi, type TestApp } from '../../helpers/test-app.ts';
 import { postAd, trader } from '../../helpers/p2p.ts';
 import { leverageTrader } from '../leverage/leverage-helpers.ts';
-import { call as apiCall, fund, verifyUser } from '../../helpers/wallet.ts';
+import { call as apiCall, bindAddress, fund, verifyUser, walletUser } from '../../helpers/wallet.ts';
 
 // Issue 20, VIP (ADR 0046): levels come from the published rule by the daily job (here at a moved
 // clock) or from an application staff may approve only where the rule allows; every swap fee uses
@@ -23,7 +23,7 @@ describe('VIP levels', () => {
   let nowMs = Date.parse('2026-11-29T10:00:00Z');
   const now = () => new Date(nowMs);
   beforeAll(async () => {
-    t = await createTestApp({ SWAP_SPREAD_BPS: '20' }, { now, market: true });
+    t = await createTestApp({ SWAP_SPREAD_BPS: '20', WITHDRAWAL_DAILY_COUNT: '3' }, { now, market: true });
   });
   afterAll(() => t.close());
 
@@ -192,6 +192,18 @@ describe('VIP levels', () => {
     expect(Number(before![3]) * 1e6).toBe(Number(close.fee));
     expect(Number(close.fee)).toBeLessThan(2_000_000);
     expect((await checkLedger(t.db)).problems).toEqual([]);
+  });
+
+  it('the daily withdrawal count of the published rules adds the level’s extra requests, and the refusal names the level', async () => {
+    const user = await walletUser(t.app, t.db, 'vipwithdraw1', { ready: true });
+    await fund(t.db, user.userId, 'USDT', '60000');
+    await runJob(); // VIP 2: two more requests a day.
+    const addressId = await bindAddress(t.app, t.db, user, 'tron', { usableNow: true });
+    const withdraw = () => apiCall(t.app, 'POST', '/home/wallet/withdrawals', user.token, { channel: 'USDT-TRC20', addressId, amount: '20', paymentPassword: '135790' });
+    const limit = t.config.WITHDRAWAL_DAILY_COUNT;
+    for (let i = 0; i < limit + 2; i += 1) expect((await withdraw()).code, `request ${i + 1}`).toBe(200);
+    const refused = await withdraw();
+    expect(refused.data).toEqual({ rule: 'daily_count', limit: limit + 2, used: limit + 2, vipLevel: 2, vipExtra: 2 });
   });
 
   it('applying needs advanced verification; staff approve only what the rule allows on application, recorded and audited', async () => {
