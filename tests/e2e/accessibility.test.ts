@@ -113,6 +113,13 @@ describe('accessibility (axe-core, phone viewport)', () => {
       expect(await cspViolations()).toEqual([]);
     });
 
+    it('the VIP page: one main landmark, no serious or critical axe violation, no CSP report', async () => {
+      await open('/my/vip', byTestId('vip-table'));
+      expect(await page.getByRole('main').count()).toBe(1);
+      expect(await seriousViolations()).toEqual([]);
+      expect(await cspViolations()).toEqual([]);
+    });
+
     it('the earn pages (products, a purchase, the subscriptions): one main landmark, no serious or critical axe violation, no CSP report', async () => {
       for (const [path, ready] of [
         ['/Lockup', byTestId('earn-products')],

@@ -52,6 +52,8 @@ import { swapRoutes } from './http/routes/swap.routes.ts';
 import { securityRoutes } from './http/routes/security.routes.ts';
 import { userRoutes } from './http/routes/user.routes.ts';
 import { verificationRoutes } from './http/routes/verification.routes.ts';
+import { vipRoutes } from './http/routes/vip.routes.ts';
+import { startVipLevelJob } from './use-cases/vip/vip-levels.ts';
 import { walletAdminRoutes, walletRoutes } from './http/routes/wallet.routes.ts';
 import { p2pAdminRoutes, p2pRoutes } from './http/routes/p2p.routes.ts';
 import type { ChainGateway } from './integrations/chain/chain-gateway.ts';
@@ -65,6 +67,7 @@ export const allRoutes: readonly RouteHandler[] = [
   ...userRoutes,
   ...securityRoutes,
   ...verificationRoutes,
+  ...vipRoutes,
   ...adminRoutes,
   ...staffRoutes,
   ...assetsRoutes,
@@ -149,6 +152,8 @@ export interface BuildAppOptions {
   inviteRewardIntervalMs?: number;
   /** How often every node looks for a proof-of-liabilities snapshot to take (the daily one, or one an admin asked for). */
   proofSnapshotIntervalMs?: number;
+  /** The VIP daily level job's look interval (ADR 0046); off when absent. */
+  vipLevelIntervalMs?: number;
   logger?: FastifyServerOptions['logger'];
   /**
    * The Redis key prefix of the per-address HTTP limit when REDIS_URL is set (default
@@ -320,6 +325,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (options.inviteRewardIntervalMs) {
     const rewards = startInviteRewards(deps, options.inviteRewardIntervalMs);
     app.addHook('onClose', () => rewards.stop());
+  }
+  if (options.vipLevelIntervalMs) {
+    const levels = startVipLevelJob(deps, options.vipLevelIntervalMs);
+    app.addHook('onClose', () => levels.stop());
   }
   if (options.proofSnapshotIntervalMs) {
     const snapshots = startLiabilitySnapshots(deps, options.proofSnapshotIntervalMs);

@@ -68,6 +68,7 @@ const app = await buildApp({
   c2cSweepIntervalMs: C2C_SWEEP_INTERVAL_MS,
   proofSnapshotIntervalMs: PROOF_SNAPSHOT_INTERVAL_MS,
   inviteRewardIntervalMs: config.INVITE_REWARD_INTERVAL_MS,
+  vipLevelIntervalMs: config.VIP_LEVEL_INTERVAL_MS,
 });
 if (keyWasGenerated) {
   app.log.warn(`generated an upload encryption key in ${config.DATA_DIR}; set UPLOAD_ENCRYPTION_KEY on any shared or production deployment`);

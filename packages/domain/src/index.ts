@@ -33,3 +33,4 @@ export * from './loans/loans.ts';
 export * from './fund/fund.ts';
 export * from './proof/merkle-sum.ts';
 export * from './content/content.ts';
+export * from './vip/levels.ts';

@@ -56,6 +56,7 @@ export const webTabKeys: ReadonlySet<string> = new Set([
   'web.settings.accountAndSecurity',
   'web.transfer.amountPlaceholder',
   'web.earn.nav',
+  'web.vip.nav',
 ]);
 
 /** Which of the user app's downloads a key is in. */

@@ -62,6 +62,7 @@ export const routes: RouteObject[] = [
         param: 'submissionId',
         component: 'VerificationDetailRoute',
       }),
+      viewRoute('vip', () => import('../features/vip/VipApplicationsPage.tsx'), 'VipApplicationsPage'),
       viewRoute('outbox', () => import('../features/outbox/OutboxPage.tsx'), 'OutboxPage'),
       viewRoute('deposits', () => import('../features/finance/DepositsPage.tsx'), 'DepositsPage', { param: 'depositId', component: 'DepositDetailRoute' }),
       viewRoute('withdrawals', () => import('../features/finance/WithdrawalsPage.tsx'), 'WithdrawalsPage', {

@@ -20,6 +20,7 @@ import {
   listStaffWithdrawalsContract,
   listUsersContract,
   listVerificationsContract,
+  listVipApplicationsContract,
   requestLiabilitySnapshotContract,
   type StaffRole,
 } from '@keel/contracts';
@@ -35,6 +36,8 @@ export const views = [
   { name: 'users', path: 'users', label: 'admin.nav.users', reads: [listUsersContract] },
   { name: 'audit', path: 'audit', label: 'admin.nav.audit', reads: [listAuditContract] },
   { name: 'verifications', path: 'verifications', label: 'admin.verifications.nav', reads: [listVerificationsContract] },
+  // VIP applications (issue 20, ADR 0046; roles admin and compliance): approval only within the published rule.
+  { name: 'vip', path: 'vip', label: 'admin.vip.nav', reads: [listVipApplicationsContract] },
   { name: 'outbox', path: 'outbox', label: 'admin.outbox.nav', reads: [listNotificationsContract] },
   // The finance area (roles admin and finance).
   { name: 'deposits', path: 'deposits', label: 'admin.finance.nav.deposits', reads: [listStaffDepositsContract] },

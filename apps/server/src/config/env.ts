@@ -305,6 +305,10 @@ const envSchema = z.object({
   /** Time between two passes of the settler over due orders (every node runs it; SKIP LOCKED shares the work). */
   OPTIONS_SETTLE_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(250),
 
+  // VIP levels (issue 20, ADR 0046). The table itself is published in packages/domain (vip/levels.ts)
+  // and at GET /home/vip/levels; this is only how often each node looks for today's levels to compute.
+  VIP_LEVEL_INTERVAL_MS: z.coerce.number().int().min(100).max(86_400_000).default(600_000),
+
   // Leveraged and futures positions (issue 16, ADR 0034). Every number below is published on the trade screen.
   /** The house's limit of open entry notional per market and side, whole USDT: an order beyond it is refused. */
   LEVERAGE_EXPOSURE_LIMIT_USDT: z.coerce.number().int().min(1).max(1_000_000_000_000).default(5_000_000),

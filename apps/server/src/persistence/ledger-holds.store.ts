@@ -40,6 +40,8 @@ export async function placeHold(
     reason?: string;
     /** Also pays these from the same available balance, in the same entry (a position's opening fee). */
     alsoPay?: readonly { toAccountId: bigint; amountMinor: bigint }[];
+    /** The entry's memo (a VIP discount on the fee paid with it, ADR 0046). */
+    memo?: string;
     at: Date;
   },
 ): Promise<{ holdId: bigint; placedEntryId: bigint; replayed: boolean }> {
@@ -51,6 +53,7 @@ export async function placeHold(
     referenceType: input.referenceType,
     referenceId: input.referenceId,
     idempotencyKey: input.idempotencyKey,
+    memo: input.memo,
     postings: mergePostings([
       ...placeHoldPostings(input.accountId, asset, input.amountMinor),
       ...payments.flatMap((payment) => transferPostings(input.accountId, payment.toAccountId, asset, payment.amountMinor)),

@@ -23,6 +23,12 @@ export interface SwapQuoteRow {
   feeBps: number;
   grossReceiveMinor: bigint;
   feeMinor: bigint;
+  /** The fee before the VIP discount (ADR 0046); the level and its discount in basis points of the fee. */
+  feeBeforeDiscountMinor: bigint;
+  vipLevel: number;
+  vipDiscountBps: number;
+  /** The swap's USDT value, what the 30-day VIP volume counts (null on quotes from before VIP). */
+  usdtValueMinor: bigint | null;
   receiveMinor: bigint;
   ticks: QuotedTick[];
   createdAt: Date;
@@ -46,6 +52,10 @@ interface Row {
   fee_bps: number;
   gross_receive_minor: string;
   fee_minor: string;
+  fee_before_discount_minor: string | null;
+  vip_level: number;
+  vip_discount_bps: number;
+  usdt_value_minor: string | null;
   receive_minor: string;
   ticks: QuotedTick[] | string;
   created_at: Date;
@@ -68,6 +78,10 @@ function fromRow(row: Row): SwapQuoteRow {
     feeBps: row.fee_bps,
     grossReceiveMinor: toMinor(row.gross_receive_minor),
     feeMinor: toMinor(row.fee_minor),
+    feeBeforeDiscountMinor: row.fee_before_discount_minor === null ? toMinor(row.fee_minor) : toMinor(row.fee_before_discount_minor),
+    vipLevel: row.vip_level,
+    vipDiscountBps: row.vip_discount_bps,
+    usdtValueMinor: row.usdt_value_minor === null ? null : toMinor(row.usdt_value_minor),
     receiveMinor: toMinor(row.receive_minor),
     ticks: typeof row.ticks === 'string' ? (JSON.parse(row.ticks) as QuotedTick[]) : row.ticks,
     createdAt: row.created_at,
@@ -80,8 +94,9 @@ function fromRow(row: Row): SwapQuoteRow {
 export async function insertSwapQuote(db: Queryable, quote: NewSwapQuote): Promise<SwapQuoteRow> {
   const [row] = await db.query<Row>(
     `INSERT INTO swap_quotes (user_id, account_kind, from_asset, to_asset, amount_minor, mid_rate_minor, rate_minor, spread_bps,
-       fee_bps, gross_receive_minor, fee_minor, receive_minor, ticks, created_at, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, $14, $15) RETURNING *`,
+       fee_bps, gross_receive_minor, fee_minor, receive_minor, ticks, created_at, expires_at,
+       fee_before_discount_minor, vip_level, vip_discount_bps, usdt_value_minor)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, $14, $15, $16, $17, $18, $19) RETURNING *`,
     [
       quote.userId,
       quote.accountKind,
@@ -98,6 +113,10 @@ export async function insertSwapQuote(db: Queryable, quote: NewSwapQuote): Promi
       JSON.stringify(quote.ticks),
       quote.createdAt,
       quote.expiresAt,
+      quote.feeBeforeDiscountMinor,
+      quote.vipLevel,
+      quote.vipDiscountBps,
+      quote.usdtValueMinor,
     ],
   );
   return fromRow(row!);

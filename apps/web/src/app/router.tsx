@@ -209,6 +209,8 @@ export const routes: RouteObject[] = [
               { path: '/fund/pool/detail/:id', lazy: lazyPage(fundPages, 'FundRequestPage') },
               { path: '/fund/investment', lazy: lazyPage(fundPages, 'FundInvestmentsPage') },
               { path: '/fund/investment/detail/:id', lazy: lazyPage(fundPages, 'FundInvestmentPage') },
+              // VIP (issue 20, ADR 0046): the published table, my level and progress, applying.
+              { path: '/my/vip', lazy: lazyPage(() => import('../routes/mobile/vip/VipPage.tsx'), 'VipPage') },
               ...accountRoutes,
               ...walletRoutes,
               ...p2pRoutes,

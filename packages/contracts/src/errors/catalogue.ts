@@ -198,6 +198,8 @@ export const errorCatalogue = {
   C2C_NO_MERCHANT: { status: 409, msg: 'no merchant can take this order now' },
   // Keel (issue 19): fires when the price the user was shown is no longer offered by any online merchant; `data.price` is the best one now.
   C2C_PRICE_CHANGED: { status: 409, msg: 'the price has changed' },
+  // Keel (issue 20, ADR 0046): fires when a VIP application asks for, or staff would approve, a level the published rule does not allow on application; `data.reason` says which part.
+  VIP_APPLICATION_NOT_ALLOWED: { status: 409, msg: 'vip application not allowed' },
 } as const satisfies Record<string, { status: number; msg: string }>;
 
 export type ErrorKey = keyof typeof errorCatalogue;

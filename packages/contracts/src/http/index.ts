@@ -34,6 +34,7 @@ import {
 import { getTransparencyContract } from './transparency/transparency.contracts.ts';
 import { invitationContracts } from './invitations/invitations.contracts.ts';
 import { contentContracts } from './content/content.contracts.ts';
+import { applyForVipContract, decideVipApplicationContract, listVipApplicationsContract, myVipContract, vipLevelsContract } from './vip/vip.contracts.ts';
 import { listAccountsContract, listRecordsContract, transferBetweenAccountsContract } from './assets/assets.contracts.ts';
 import { findTransferRecipientContract, listUserTransfersContract, transferToUserContract } from './assets/user-transfers.contracts.ts';
 import { getWatchlistContract, listCandlesContract, listTickersContract, setWatchlistContract } from './market/market.contracts.ts';
@@ -216,6 +217,7 @@ export * from './user/user.contracts.ts';
 export * from './user/user.addresses.ts';
 export * from './user/security.contracts.ts';
 export * from './verification/verification.contracts.ts';
+export * from './vip/vip.contracts.ts';
 export * from './index/index.contracts.ts';
 export * from './index/index.addresses.ts';
 export * from './admin/admin.contracts.ts';
@@ -446,4 +448,9 @@ export const allContracts = [
   getTransparencyContract,
   ...invitationContracts,
   ...contentContracts,
+  vipLevelsContract,
+  myVipContract,
+  applyForVipContract,
+  listVipApplicationsContract,
+  decideVipApplicationContract,
 ] as const;

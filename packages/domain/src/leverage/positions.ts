@@ -1,4 +1,5 @@
 import { feeOf, mulDiv } from '../money/amount.ts';
+import { discountFee } from '../vip/levels.ts';
 import { bracketOf, type LeverageProduct, maintenanceMarginMinor, maxLeverageOf, NOTIONAL_BRACKETS } from './brackets.ts';
 
 /**
@@ -50,7 +51,11 @@ export interface OpenQuote {
   /** margin × leverage: what the position is worth at opening, and what the fee is charged on. */
   notionalMinor: bigint;
   quantityMinor: bigint;
+  /** The fee charged: the trading fee rounded up, less the VIP discount rounded down (ADR 0046). */
   feeMinor: bigint;
+  feeBeforeDiscountMinor: bigint;
+  vipLevel: number;
+  vipDiscountBps: number;
   /** Margin plus fee: what the order takes from the available balance. */
   costMinor: bigint;
   /** The bracket's limit at this notional, shown beside the leverage slider. */
@@ -71,6 +76,8 @@ export function quoteOpen(input: {
   marginMinor: bigint;
   leverage: number;
   fillPriceMinor: bigint;
+  /** The user's VIP level now; 0 when absent. */
+  vipLevel?: number;
 }): { ok: true; quote: OpenQuote } | { ok: false; problem: OpenProblem; maxLeverage?: number } {
   const { product, side, marginMinor, leverage, fillPriceMinor } = input;
   if (!Number.isInteger(leverage) || leverage < 1 || leverage > maxLeverageOf(product)) {
@@ -83,7 +90,8 @@ export function quoteOpen(input: {
   if (leverage > bracket.maxLeverage) return { ok: false, problem: 'leverage_above_bracket', maxLeverage: bracket.maxLeverage };
   const quantityMinor = (notional * QTY_PRICE_TO_USDT_MINOR) / fillPriceMinor;
   if (quantityMinor === 0n) return { ok: false, problem: 'quantity_zero' };
-  const feeMinor = tradingFeeMinor(notional);
+  const fee = discountFee(tradingFeeMinor(notional), input.vipLevel ?? 0);
+  const feeMinor = fee.feeMinor;
   return {
     ok: true,
     quote: {
@@ -91,6 +99,9 @@ export function quoteOpen(input: {
       notionalMinor: notional,
       quantityMinor,
       feeMinor,
+      feeBeforeDiscountMinor: fee.feeBeforeDiscountMinor,
+      vipLevel: fee.level,
+      vipDiscountBps: fee.discountBps,
       costMinor: marginMinor + feeMinor,
       bracketMaxLeverage: bracket.maxLeverage,
       liquidationPriceMinor: liquidationPriceMinor({ product, side, quantityMinor, entryPriceMinor: fillPriceMinor, marginMinor }),

@@ -15,6 +15,7 @@ import {
   type P2pOutcome,
   p2pOrderTransition,
   p2pReleaseSplit,
+  p2pReleaseSplitWithVip,
   p2pStatusCodes,
 } from './order-machine.ts';
 
@@ -248,6 +249,21 @@ describe('holdsEscrow', () => {
       expect(holdsEscrow(status)).toBe(holds);
     });
   }
+});
+
+describe('p2pReleaseSplitWithVip', () => {
+  it('takes the buyer’s VIP discount off the fee, rounded down; level 0 is the plain split', () => {
+    // 0.1 % of 1,234,567 = 1,234.567 → 1,235; VIP 3 takes 30 %: 370.5 → 370; 865 charged.
+    expect(p2pReleaseSplitWithVip(1_234_567n, 3)).toEqual({
+      toBuyerMinor: 1_234_567n - 865n,
+      feeBeforeDiscountMinor: 1_235n,
+      discountBps: 3_000,
+      discountMinor: 370n,
+      feeMinor: 865n,
+      level: 3,
+    });
+    expect(p2pReleaseSplitWithVip(1_000_000n, 0)).toMatchObject(p2pReleaseSplit(1_000_000n));
+  });
 });
 
 describe('p2pReleaseSplit', () => {

@@ -1,4 +1,5 @@
 import { feeOf } from '../money/amount.ts';
+import { type DiscountedFee, discountFee } from '../vip/levels.ts';
 
 /**
  * The fiat P2P order (spec section 4, decisions page, issue 6) as a pure state machine. The seller's
@@ -100,6 +101,15 @@ export function holdsEscrow(status: P2pOrderStatus): boolean {
 export function p2pReleaseSplit(quantityMinor: bigint): { toBuyerMinor: bigint; feeMinor: bigint } {
   const feeMinor = feeOf(quantityMinor, P2P_FEE_BPS);
   return { toBuyerMinor: quantityMinor - feeMinor, feeMinor };
+}
+
+/**
+ * The release split with the buyer's VIP discount (ADR 0046): the buyer pays the fee, so the
+ * buyer's level at release applies; the fee rounds up before the discount, the discount down.
+ */
+export function p2pReleaseSplitWithVip(quantityMinor: bigint, buyerVipLevel: number): { toBuyerMinor: bigint } & DiscountedFee {
+  const fee = discountFee(feeOf(quantityMinor, P2P_FEE_BPS), buyerVipLevel);
+  return { toBuyerMinor: quantityMinor - fee.feeMinor, ...fee };
 }
 
 export type QuantityProblem = 'below_min' | 'above_max' | 'above_remaining' | 'not_positive';

@@ -1,5 +1,6 @@
 import { BPS_PER_WHOLE, feeOf, mulDiv } from '../money/amount.ts';
 import type { AssetSpec } from '../money/assets.ts';
+import { discountFee } from '../vip/levels.ts';
 
 /**
  * Swap (flash exchange) pricing, pure. Every asset is priced in USDT by a recorded tick
@@ -31,6 +32,8 @@ export interface SwapPricingInput {
   priceScale: number;
   spreadBps: bigint;
   feeBps: bigint;
+  /** The user's VIP level at quote time (ADR 0046); its discount comes off the fee. 0 when absent. */
+  vipLevel?: number;
 }
 
 export interface SwapPricing {
@@ -40,7 +43,13 @@ export interface SwapPricing {
   rateMinor: bigint;
   /** amount × rate in `to` minor units, rounded down. */
   grossReceiveMinor: bigint;
-  /** fee on the gross receipt, rounded up. */
+  /** fee on the gross receipt, rounded up, before the VIP discount. */
+  feeBeforeDiscountMinor: bigint;
+  /** the VIP level's discount on the fee, basis points of the fee, and the amount (rounded down). */
+  vipLevel: number;
+  discountBps: number;
+  discountMinor: bigint;
+  /** the fee charged: before the discount less the discount. */
   feeMinor: bigint;
   /** What the user receives. */
   receiveMinor: bigint;
@@ -76,10 +85,21 @@ export function priceSwap(input: SwapPricingInput): SwapPricing {
     RATE_ONE * 10n ** BigInt(input.from.scale),
     'floor',
   );
-  const feeMinor = feeOf(grossReceiveMinor, input.feeBps);
+  const fee = discountFee(feeOf(grossReceiveMinor, input.feeBps), input.vipLevel ?? 0);
+  const feeMinor = fee.feeMinor;
   const receiveMinor = grossReceiveMinor - feeMinor;
   if (receiveMinor <= 0n) throw new SwapPricingError('receipt_not_positive');
-  return { midRateMinor, rateMinor, grossReceiveMinor, feeMinor, receiveMinor };
+  return {
+    midRateMinor,
+    rateMinor,
+    grossReceiveMinor,
+    feeBeforeDiscountMinor: fee.feeBeforeDiscountMinor,
+    vipLevel: fee.level,
+    discountBps: fee.discountBps,
+    discountMinor: fee.discountMinor,
+    feeMinor,
+    receiveMinor,
+  };
 }
 
 /** The market symbol that prices an asset in USDT, or undefined for USDT itself. */

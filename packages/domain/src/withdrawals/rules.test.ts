@@ -50,6 +50,13 @@ describe('withdrawal rules', () => {
     expect(withdrawalRefusal(policy, { ...attempt, requestsTodayCount: 2 })).toBeNull();
   });
 
+  it('a VIP level adds its extra withdrawals a day to the daily count, and the refusal names it (ADR 0046)', () => {
+    // VIP 2: two more a day.
+    expect(withdrawalRefusal(policy, { ...attempt, requestsTodayCount: 4, vipLevel: 2 })).toBeNull();
+    expect(withdrawalRefusal(policy, { ...attempt, requestsTodayCount: 5, vipLevel: 2 })).toEqual({ rule: 'daily_count', limit: 5, used: 5, vipLevel: 2, vipExtra: 2 });
+    expect(withdrawalRefusal(policy, { ...attempt, requestsTodayCount: 3, vipLevel: 0 })).toEqual({ rule: 'daily_count', limit: 3, used: 3 });
+  });
+
   it('tier daily limit: exactly the limit passes, one minor unit more does not, and the remainder is said', () => {
     const limit = tierDailyLimitUsdtMinor(1);
     expect(limit).toBe(50_000n * USDT);

@@ -3,6 +3,7 @@ import { mulDiv } from '../money/amount.ts';
 import { PRICE_SCALE } from '../market/price.ts';
 import { type VerificationTier, dailyWithdrawalLimitUsdt } from '../identity/tiers.ts';
 import { withdrawalsLockedUntilMs } from '../identity/security-rules.ts';
+import { VIP_LEVELS } from '../vip/levels.ts';
 
 /**
  * The published withdrawal rules (decisions page 1.3, issue 5). Each refusal names its rule, so the
@@ -42,6 +43,8 @@ export interface WithdrawalAttempt {
   /** USDT value of today's withdrawals that were not returned (rejected, failed and cancelled ones are not counted). */
   usedTodayUsdtMinor: bigint;
   usdtValueMinor: bigint;
+  /** The user's VIP level: its extra withdrawals a day add to the daily count (ADR 0046). 0 when absent. */
+  vipLevel?: number;
 }
 
 export type WithdrawalRefusal =
@@ -51,7 +54,7 @@ export type WithdrawalRefusal =
   | { rule: 'identity_verification' }
   | { rule: 'password_change_lock'; untilMs: number }
   | { rule: 'address_hold'; untilMs: number }
-  | { rule: 'daily_count'; limit: number; used: number }
+  | { rule: 'daily_count'; limit: number; used: number; vipLevel?: number; vipExtra?: number }
   | { rule: 'tier_daily_limit'; tier: VerificationTier; limitUsdtMinor: bigint; usedUsdtMinor: bigint; remainingUsdtMinor: bigint };
 
 /** Start of the UTC day holding `nowMs`: the daily count and limit run per UTC day. */
@@ -109,6 +112,11 @@ export function usdtValueMinor(amountMinor: bigint, assetScale: number, priceMin
   return mulDiv(amountMinor * priceMinor, 10n ** BigInt(USDT_SCALE), 10n ** BigInt(assetScale + PRICE_SCALE), 'ceil');
 }
 
+/** Withdrawal requests a day a VIP level adds to the platform's daily count (the published VIP table). */
+export function vipExtraDailyWithdrawals(level: number): number {
+  return VIP_LEVELS.find((each) => each.level === level)?.extraDailyWithdrawals ?? 0;
+}
+
 /** The first published rule that refuses this withdrawal, or null when none does. */
 export function withdrawalRefusal(policy: WithdrawalPolicy, attempt: WithdrawalAttempt): WithdrawalRefusal | null {
   if (!canWithdraw(attempt.userStatus)) return { rule: 'withdrawal_forbidden' };
@@ -121,8 +129,16 @@ export function withdrawalRefusal(policy: WithdrawalPolicy, attempt: WithdrawalA
     const usableFromMs = attempt.addressAddedAtMs + policy.addressHoldMs;
     if (attempt.nowMs < usableFromMs) return { rule: 'address_hold', untilMs: usableFromMs };
   }
-  if (attempt.requestsTodayCount >= policy.dailyCountLimit) {
-    return { rule: 'daily_count', limit: policy.dailyCountLimit, used: attempt.requestsTodayCount };
+  // The daily count: the platform's, plus the extra requests of the user's VIP level (named when it applies).
+  const vipExtra = vipExtraDailyWithdrawals(attempt.vipLevel ?? 0);
+  const dailyCountLimit = policy.dailyCountLimit + vipExtra;
+  if (attempt.requestsTodayCount >= dailyCountLimit) {
+    return {
+      rule: 'daily_count',
+      limit: dailyCountLimit,
+      used: attempt.requestsTodayCount,
+      ...(vipExtra > 0 ? { vipLevel: attempt.vipLevel, vipExtra } : {}),
+    };
   }
   const limitUsdtMinor = tierDailyLimitUsdtMinor(attempt.tier);
   if (attempt.usedTodayUsdtMinor + attempt.usdtValueMinor > limitUsdtMinor) {

@@ -178,13 +178,14 @@ export async function transferToUser(
   const now = deps.now();
   const { tier } = await verificationStatesOf(deps.db, input.user.id);
   const valuation = valueInUsdt(deps, { asset: input.asset, scale }, amountMinor, true)!;
-  const attempt = (today: { requests: number; usedUsdtMinor: bigint }): WithdrawalAttempt => ({
+  const attempt = (today: { requests: number; usedUsdtMinor: bigint; vipLevel: number }): WithdrawalAttempt => ({
     nowMs: now.getTime(),
     userStatus: input.user.status,
     tier,
     loginPasswordChangedAtMs: input.user.login_password_changed_at?.getTime() ?? null,
     addressAddedAtMs: null,
     requestsTodayCount: today.requests,
+    vipLevel: today.vipLevel,
     usedTodayUsdtMinor: today.usedUsdtMinor,
     usdtValueMinor: valuation.usdtValueMinor,
   });

@@ -208,13 +208,14 @@ export async function createC2cRequest(
   if (better(kind, quotedPriceMinor, bestMinor)) throw new AppError('C2C_PRICE_CHANGED', { price: fiatText(bestMinor) });
   // A withdrawal is money leaving the user's control: the published withdrawal rules apply, and it
   // counts in the same daily count and USDT limit as withdrawals and transfers (decisions page 1.3).
-  const attempt = (today: { requests: number; usedUsdtMinor: bigint }): WithdrawalAttempt => ({
+  const attempt = (today: { requests: number; usedUsdtMinor: bigint; vipLevel: number }): WithdrawalAttempt => ({
     nowMs,
     userStatus: user.status,
     tier,
     loginPasswordChangedAtMs: user.login_password_changed_at?.getTime() ?? null,
     addressAddedAtMs: null,
     requestsTodayCount: today.requests,
+    vipLevel: today.vipLevel,
     usedTodayUsdtMinor: today.usedUsdtMinor,
     usdtValueMinor: usdtMinor,
   });

@@ -9,6 +9,12 @@ import {
   mulDiv,
   partialShare,
   parsePriceMinor,
+  discountFee,
+  discountMemo,
+  formatAmount,
+  notionalMinor as notionalOf,
+  tradingFeeMinor,
+  USDT_SCALE,
 } from '@keel/domain';
 import type { Queryable } from '../../persistence/db.ts';
 import { postEntriesTogether } from '../../persistence/ledger-bulk.store.ts';
@@ -60,6 +66,8 @@ export function planClose(input: {
   markTickIds?: bigint[];
   accounts: LeveragePlatformAccounts;
   idempotencyKey?: string;
+  /** The owner's VIP level now: its discount comes off a close's trading fee (ADR 0046). */
+  vipLevel?: number;
   at: Date;
 }): ClosePlan {
   const { row, kind, closeQuantityMinor, fillPriceMinor, tick, accounts } = input;
@@ -77,7 +85,12 @@ export function planClose(input: {
     entryPriceMinor,
     priceMinor: fillPriceMinor,
     marginMinor: marginTakenMinor,
+    vipLevel: input.vipLevel ?? 0,
   });
+  // A discounted trading fee is named in the entry's memo: before, the discount, charged (ADR 0046).
+  const discounted = kind !== 'liquidation' && (input.vipLevel ?? 0) > 0 ? discountFee(tradingFeeMinor(notionalOf(closeQuantityMinor, fillPriceMinor)), input.vipLevel!) : null;
+  const vipMemo =
+    discounted && discounted.feeMinor === split.feeMinor ? discountMemo(discounted, (minor) => `${formatAmount(minor, USDT_SCALE)} ${MARGIN_ASSET}`) : '';
   const remainingQuantity = quantity - closeQuantityMinor;
   const remainingMargin = margin - marginTakenMinor;
   const remainingLiquidationPrice = full
@@ -102,7 +115,7 @@ export function planClose(input: {
       referenceType: 'leverage_position',
       referenceId: row.id.toString(),
       idempotencyKey: input.idempotencyKey,
-      memo: `${row.position_no} ${kind} ${formatPriceMinor(fillPriceMinor)}`,
+      memo: `${row.position_no} ${kind} ${formatPriceMinor(fillPriceMinor)}${vipMemo ? ` · ${vipMemo}` : ''}`,
       postings: closePostings({ ...accounts, userAccountId: row.account_id, asset: MARGIN_ASSET }, marginTakenMinor, split),
       at: input.at,
     },

@@ -20,6 +20,8 @@ import {
   quoteOpen,
   TRADING_FEE_BPS,
   formatAmount,
+  discountMemo,
+  USDT_SCALE,
   triggerProblem,
 } from '@keel/domain';
 import type { Deps } from '../../deps.ts';
@@ -30,6 +32,7 @@ import { ensureUserAccount, toMinor } from '../../persistence/ledger.store.ts';
 import { publishToUser } from '../../realtime/publish.ts';
 import { parseUserAmount } from '../amount-input.ts';
 import { verificationStatesOf } from '../verification/submit-verification.ts';
+import { vipLevelOfUser } from '../vip/vip-levels.ts';
 import {
   exposureLimitMinor,
   freshTick,
@@ -172,12 +175,15 @@ export async function openPosition(
   const nowMs = now.getTime();
   const tick = freshTick(deps, input.symbol, nowMs);
   const tickPriceMinor = parsePriceMinor(tick.price);
+  // The fee uses the user's VIP level at the time (ADR 0046).
+  const vipLevel = await vipLevelOfUser(deps.db, userId);
   const result = quoteOpen({
     product: input.product,
     side: input.side,
     marginMinor,
     leverage: input.leverage,
     fillPriceMinor: openFillPriceMinor(input.side, tickPriceMinor),
+    vipLevel,
   });
   const quote = acceptedQuote(result);
   const problem = triggerProblem(input.side, { takeProfitPriceMinor, stopLossPriceMinor }, tickPriceMinor, quote.liquidationPriceMinor);
@@ -198,6 +204,19 @@ export async function openPosition(
         referenceType: 'leverage_position',
         referenceId: id.toString(),
         alsoPay: [{ toAccountId: feeAccountId, amountMinor: quote.feeMinor }],
+        memo:
+          quote.vipDiscountBps > 0
+            ? discountMemo(
+                {
+                  feeBeforeDiscountMinor: quote.feeBeforeDiscountMinor,
+                  discountBps: quote.vipDiscountBps,
+                  discountMinor: quote.feeBeforeDiscountMinor - quote.feeMinor,
+                  feeMinor: quote.feeMinor,
+                  level: quote.vipLevel,
+                },
+                (minor) => `${formatAmount(minor, USDT_SCALE)} ${MARGIN_ASSET}`,
+              )
+            : undefined,
         at: now,
       });
       await insertOpenedPositions(tx, [

@@ -125,6 +125,14 @@ async function closeTriggered(
   if (candidates.length === 0) return [];
   const now = deps.now();
   const accounts = await leveragePlatformAccounts(tx);
+  // Each owner's VIP level now (ADR 0046): one read for the whole batch.
+  const levels = new Map(
+    (
+      await tx.query<{ user_id: bigint; level: number }>('SELECT user_id, level FROM vip_levels WHERE user_id = ANY($1::bigint[])', [
+        [...new Set(candidates.map((row) => row.user_id.toString()))],
+      ])
+    ).map((row) => [row.user_id.toString(), row.level]),
+  );
   const plans: ClosePlan[] = [];
   for (const row of candidates) {
     const event = firstTrigger(
@@ -150,6 +158,7 @@ async function closeTriggered(
         accounts,
         // A position is closed by a trigger at most once: the key makes a second entry impossible.
         idempotencyKey: `leverage.trigger:${row.id}`,
+        vipLevel: levels.get(row.user_id.toString()) ?? 0,
         at: now,
       }),
     );

@@ -1,5 +1,6 @@
 import { AppError } from '@keel/contracts';
-import { type P2pCommand, p2pOrderTransition, p2pReleaseSplit } from '@keel/domain';
+import { discountMemo, formatAmount, type P2pCommand, p2pOrderTransition, p2pReleaseSplitWithVip } from '@keel/domain';
+import { vipLevelOfUser } from '../vip/vip-levels.ts';
 import type { Deps } from '../../deps.ts';
 import type { JobHandler } from '../../jobs/runner.ts';
 import type { Queryable } from '../../persistence/db.ts';
@@ -62,14 +63,19 @@ export async function applyStep(tx: Queryable, orderId: bigint, actor: Actor, co
       await takeFromHold(tx, { holdId: ad!.hold_id!, returnMinor: quantityMinor, reason: 'p2p.order_cancelled', at });
     }
   } else if (outcome.effect === 'release_to_buyer') {
-    const split = p2pReleaseSplit(quantityMinor);
+    // The buyer pays the fee: their VIP level now applies, and the entry's memo shows the discount (ADR 0046).
+    const releaseVipLevel = await vipLevelOfUser(tx, order.buyer_id);
+    const split = p2pReleaseSplitWithVip(quantityMinor, releaseVipLevel);
+    const scale = await assetScaleOf(tx, order.asset);
+    const vipMemo = discountMemo(split, (minor) => `${formatAmount(minor, scale)} ${order.asset}`);
+    await tx.query('UPDATE p2p_orders SET release_vip_level = $2 WHERE id = $1', [order.id, releaseVipLevel]);
     const buyerFiat = await ensureUserAccount(tx, order.buyer_id, 'fiat', order.asset);
     const fees = await ensurePlatformAccount(tx, 'fees', order.asset);
     ({ entryId: closingEntryId } = await takeFromHold(tx, {
       holdId: escrowHoldId,
       payouts: [{ toAccountId: buyerFiat, amountMinor: split.toBuyerMinor }, ...(split.feeMinor > 0n ? [{ toAccountId: fees, amountMinor: split.feeMinor }] : [])],
       reason: 'p2p.release',
-      memo: `P2P order ${order.order_no}`,
+      memo: vipMemo ? `P2P order ${order.order_no} · ${vipMemo}` : `P2P order ${order.order_no}`,
       at,
     }));
   } else if (outcome.effect === 'refund_to_seller') {
@@ -90,6 +96,11 @@ export async function applyStep(tx: Queryable, orderId: bigint, actor: Actor, co
   );
   await tellParties(tx, order.id, outcome.notice, at);
   return order;
+}
+
+async function assetScaleOf(tx: Queryable, asset: string): Promise<number> {
+  const [row] = await tx.query<{ scale: number }>('SELECT scale FROM ledger_assets WHERE code = $1', [asset]);
+  return Number(row!.scale);
 }
 
 /** Through the API, a step's answer (the order as the user then sees it) commits with the step (ADR 0019). */

@@ -1,5 +1,5 @@
 import { AppError } from '@keel/contracts';
-import { formatAmount, p2pReleaseSplit, p2pStatusCodes, type P2pOrderStatus, publicUserName } from '@keel/domain';
+import { formatAmount, p2pReleaseSplitWithVip, p2pStatusCodes, type P2pOrderStatus, publicUserName } from '@keel/domain';
 import type { Queryable } from '../../persistence/db.ts';
 import { toMinor } from '../../persistence/ledger.store.ts';
 
@@ -99,7 +99,8 @@ export async function findAdView(db: Queryable, adId: bigint, viewerId: bigint) 
 export const ORDER_SELECT = `SELECT o.*, COALESCE(o.seller_contact, a.contact) AS seller_contact,
     CASE WHEN o.ad_side = 'buy' THEN a.contact END AS buyer_contact,
     b.username AS b_username, b.email AS b_email, b.phone AS b_phone, b.nickname AS b_nickname,
-    s.username AS s_username, s.email AS s_email, s.phone AS s_phone, s.nickname AS s_nickname
+    s.username AS s_username, s.email AS s_email, s.phone AS s_phone, s.nickname AS s_nickname,
+    COALESCE(o.release_vip_level, (SELECT v.level FROM vip_levels v WHERE v.user_id = o.buyer_id), 0) AS fee_vip_level
   FROM p2p_orders o JOIN p2p_ads a ON a.id = o.ad_id JOIN users b ON b.id = o.buyer_id JOIN users s ON s.id = o.seller_id`;
 
 interface OrderViewRow extends Omit<OrderRow, 'seller_contact'> {
@@ -113,11 +114,13 @@ interface OrderViewRow extends Omit<OrderRow, 'seller_contact'> {
   s_email: string | null;
   s_phone: string | null;
   s_nickname: string | null;
+  /** The buyer's VIP level the fee uses: the one recorded at release, else the buyer's level now. */
+  fee_vip_level: number;
 }
 
 export function orderView(row: OrderViewRow, viewerId: bigint) {
   const quantityMinor = toMinor(row.quantity_minor);
-  const split = p2pReleaseSplit(quantityMinor);
+  const split = p2pReleaseSplitWithVip(quantityMinor, Number(row.fee_vip_level ?? 0));
   return {
     id: row.id.toString(),
     orderNo: row.order_no,
@@ -132,6 +135,9 @@ export function orderView(row: OrderViewRow, viewerId: bigint) {
     price: formatAmount(toMinor(row.price_fiat_minor), FIAT_SCALE),
     total: formatAmount(toMinor(row.total_fiat_minor), FIAT_SCALE),
     fee: formatAmount(split.feeMinor, P2P_SCALE),
+    feeBeforeDiscount: formatAmount(split.feeBeforeDiscountMinor, P2P_SCALE),
+    vipLevel: split.level,
+    vipDiscountBps: split.discountBps,
     buyerReceives: formatAmount(split.toBuyerMinor, P2P_SCALE),
     remark: row.remark,
     status: row.status,

@@ -6,6 +6,7 @@ import {
   SWAP_FEE_BPS,
   SwapPricingError,
   usdtSymbolOf,
+  usdtValueMinor,
 } from '@keel/domain';
 import { parseUserAmount } from '../amount-input.ts';
 import type { Deps } from '../../deps.ts';
@@ -13,6 +14,7 @@ import type { UserAccountKind } from '../../persistence/ledger.store.ts';
 import { insertSwapQuote, type QuotedTick } from '../../persistence/swap-quotes.repository.ts';
 import { assetScales } from '../assets/account-balances.ts';
 import { swapQuoteView } from './swap-quote.view.ts';
+import { vipLevelOfUser } from '../vip/vip-levels.ts';
 
 export interface SwapRequest {
   userId: bigint;
@@ -51,6 +53,8 @@ export async function createSwapQuote(deps: Deps, request: SwapRequest): Promise
   };
   const fromPriceMinor = priceOf(request.fromAsset);
   const toPriceMinor = priceOf(request.toAsset);
+  // The fee uses the user's VIP level at the time (ADR 0046); the quote keeps it.
+  const vipLevel = await vipLevelOfUser(deps.db, request.userId);
 
   let priced: ReturnType<typeof priceSwap>;
   try {
@@ -63,6 +67,7 @@ export async function createSwapQuote(deps: Deps, request: SwapRequest): Promise
       priceScale: PRICE_SCALE,
       spreadBps: BigInt(deps.config.SWAP_SPREAD_BPS),
       feeBps: SWAP_FEE_BPS,
+      vipLevel,
     });
   } catch (error) {
     // Too small an amount: after rounding the user would receive nothing.
@@ -84,6 +89,11 @@ export async function createSwapQuote(deps: Deps, request: SwapRequest): Promise
     feeBps: Number(SWAP_FEE_BPS),
     grossReceiveMinor: priced.grossReceiveMinor,
     feeMinor: priced.feeMinor,
+    feeBeforeDiscountMinor: priced.feeBeforeDiscountMinor,
+    vipLevel: priced.vipLevel,
+    vipDiscountBps: priced.discountBps,
+    // What the 30-day VIP volume counts: the USDT value of what is given (rounded up, as limits are).
+    usdtValueMinor: usdtValueMinor(amountMinor, fromScale, request.fromAsset === 'USDT' ? null : fromPriceMinor),
     receiveMinor: priced.receiveMinor,
     ticks,
     createdAt: now,

@@ -1,5 +1,5 @@
 import { AppError, type SwapQuote } from '@keel/contracts';
-import { formatAmount, LedgerError, type Posting } from '@keel/domain';
+import { discountMemo, formatAmount, LedgerError, type Posting } from '@keel/domain';
 import type { Deps } from '../../deps.ts';
 import type { IdempotentRequest } from '../../persistence/idempotency.store.ts';
 import { ensurePlatformAccount, ensureUserAccount, postEntry, readAccount, type UserAccountKind } from '../../persistence/ledger.store.ts';
@@ -40,6 +40,25 @@ function swapPostings(
   return postings;
 }
 
+/**
+ * The entry's memo: what was given and received and, with a VIP discount, the fee before it, the
+ * discount and the fee charged (ADR 0046), so the journal itself shows the discount.
+ */
+export function swapMemo(quote: SwapQuoteRow, fromScale: number, toScale: number): string {
+  const base = `${formatAmount(quote.amountMinor, fromScale)} ${quote.fromAsset} → ${formatAmount(quote.receiveMinor, toScale)} ${quote.toAsset}`;
+  const discount = discountMemo(
+    {
+      feeBeforeDiscountMinor: quote.feeBeforeDiscountMinor,
+      discountBps: quote.vipDiscountBps,
+      discountMinor: quote.feeBeforeDiscountMinor - quote.feeMinor,
+      feeMinor: quote.feeMinor,
+      level: quote.vipLevel,
+    },
+    (minor) => `${formatAmount(minor, toScale)} ${quote.toAsset}`,
+  );
+  return discount ? `${base} · ${discount}` : base;
+}
+
 type Outcome = { kind: 'executed'; swap: ExecutedSwap } | { kind: 'stale'; quote: SwapQuoteRow };
 
 /**
@@ -78,7 +97,7 @@ export async function executeSwap(
         referenceType: 'swap_quote',
         referenceId: quote.id.toString(),
         idempotencyKey: `swap_quote:${quote.id}`,
-        memo: `${formatAmount(quote.amountMinor, fromScale)} ${quote.fromAsset} → ${formatAmount(quote.receiveMinor, toScale)} ${quote.toAsset}`,
+        memo: swapMemo(quote, fromScale, toScale),
         postings: swapPostings(accounts, quote),
         at: now,
       });

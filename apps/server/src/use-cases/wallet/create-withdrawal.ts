@@ -34,7 +34,12 @@ export function refusalError(refusal: WithdrawalRefusal): AppError {
     case 'address_hold':
       return new AppError('WITHDRAWAL_PERIOD', { rule: refusal.rule, until: new Date(refusal.untilMs).toISOString() });
     case 'daily_count':
-      return new AppError('DAILY_WITHDRAWAL_COUNT_LIMIT', { rule: refusal.rule, limit: refusal.limit, used: refusal.used });
+      return new AppError('DAILY_WITHDRAWAL_COUNT_LIMIT', {
+        rule: refusal.rule,
+        limit: refusal.limit,
+        used: refusal.used,
+        ...(refusal.vipLevel !== undefined ? { vipLevel: refusal.vipLevel, vipExtra: refusal.vipExtra } : {}),
+      });
     case 'tier_daily_limit':
       return new AppError('WITHDRAWAL_IMPOSSIBLE', {
         rule: refusal.rule,
@@ -52,8 +57,9 @@ export function refusalError(refusal: WithdrawalRefusal): AppError {
  * the user's control.
  */
 export async function withdrawalsToday(db: Queryable, userId: bigint, nowMs: number) {
-  const [row] = await db.query<{ requests: bigint; used_minor: string }>(
-    `SELECT w.requests + t.requests + c.requests AS requests, w.used_minor + t.used_minor + c.used_minor AS used_minor
+  const [row] = await db.query<{ requests: bigint; used_minor: string; vip_level: number }>(
+    `SELECT w.requests + t.requests + c.requests AS requests, w.used_minor + t.used_minor + c.used_minor AS used_minor,
+            COALESCE((SELECT v.level FROM vip_levels v WHERE v.user_id = $1), 0) AS vip_level
      FROM (SELECT count(*)::bigint AS requests,
              COALESCE(sum(usdt_value_minor) FILTER (WHERE status NOT IN ('rejected', 'failed', 'cancelled')), 0) AS used_minor
            FROM withdrawals WHERE user_id = $1 AND created_at >= $2) w,
@@ -63,7 +69,8 @@ export async function withdrawalsToday(db: Queryable, userId: bigint, nowMs: num
            FROM c2c_requests WHERE user_id = $1 AND kind = 'withdrawal' AND created_at >= $2) c`,
     [userId, new Date(utcDayStartMs(nowMs))],
   );
-  return { requests: Number(row!.requests), usedUsdtMinor: toMinor(row!.used_minor) };
+  // The user's VIP level now: its extra requests a day count in the daily count (ADR 0046).
+  return { requests: Number(row!.requests), usedUsdtMinor: toMinor(row!.used_minor), vipLevel: Number(row!.vip_level) };
 }
 
 /**
@@ -95,13 +102,14 @@ export async function createWithdrawal(
   const now = deps.now();
   const { tier } = await verificationStatesOf(deps.db, input.user.id);
   const valuation = valueInUsdt(deps, channel, amountMinor, true)!;
-  const attempt = (today: { requests: number; usedUsdtMinor: bigint }): WithdrawalAttempt => ({
+  const attempt = (today: { requests: number; usedUsdtMinor: bigint; vipLevel: number }): WithdrawalAttempt => ({
     nowMs: now.getTime(),
     userStatus: input.user.status,
     tier,
     loginPasswordChangedAtMs: input.user.login_password_changed_at?.getTime() ?? null,
     addressAddedAtMs: address.created_at.getTime(),
     requestsTodayCount: today.requests,
+    vipLevel: today.vipLevel,
     usedTodayUsdtMinor: today.usedUsdtMinor,
     usdtValueMinor: valuation.usdtValueMinor,
   });

@@ -58,6 +58,7 @@ const objectKinds = [
   'c2cRequest',
   'c2cProof',
   'correction',
+  'vipApplication',
   'quote',
   'message',
   'staff',
@@ -327,6 +328,10 @@ const CASES: Record<string, SweepCase> = {
   'GET /home/admin/c2c/requests/:requestId/proof': { attempts: (a) => [{ url: `/home/admin/c2c/requests/${a.c2cRequest}/proof` }], staffOwned: true },
   'POST /home/admin/c2c/appeals/:requestId/resolve': {
     attempts: (a) => [{ url: `/home/admin/c2c/appeals/${a.c2cRequest}/resolve`, body: { outcome: 'fail', note: 'sweep attempt' } }],
+  },
+  // VIP (issue 20, ADR 0046): compliance decides Alice's application (approval only within the rule).
+  'POST /home/admin/vip/applications/:applicationId/decision': {
+    attempts: (a) => [{ url: `/home/admin/vip/applications/${a.vipApplication}/decision`, body: { decision: 'approve' } }],
   },
   'POST /home/admin/corrections/:correctionId/decision': {
     attempts: (a) => [{ url: `/home/admin/corrections/${a.correction}/decision`, body: { approve: false } }],
@@ -607,6 +612,11 @@ beforeAll(async () => {
   await ok(merchantStep(t.app, c2cMerchant, c2cRequest.id, 'accept'), 'C2C acceptance');
   const c2cProof = await uploadProof(t.app, alice.token);
   await ok(call(t.app, 'POST', `/home/c2c/requests/${c2cRequest.id}/paid`, alice.token, { uploadId: c2cProof }), 'C2C paid');
+  // Alice's VIP application in review (written directly: applying needs advanced verification, which Alice's submission above is still waiting for).
+  const [vipApplication] = await t.db.query<{ id: bigint }>(
+    `INSERT INTO vip_applications (user_id, level, status, submitted_at) VALUES ($1, 3, 'in_review', $2) RETURNING id`,
+    [alice.userId, new Date(nowMs)],
+  );
   const quote = await ok(call(t.app, 'POST', '/home/assets/swap/quote', alice.token, { fromAsset: 'USDT', toAsset: 'BTC', amount: '10' }), 'swap quote');
   const sessions = await ok(call(t.app, 'GET', '/home/user/sessions', alice.token), 'sessions');
   const messages = await ok(call(t.app, 'GET', '/home/user/messages', alice.token), 'messages');
@@ -645,6 +655,7 @@ beforeAll(async () => {
     c2cRequest: c2cRequest.id,
     c2cProof,
     correction: correction.id,
+    vipApplication: vipApplication!.id.toString(),
     quote: quote.quoteId,
     message: unreadMessage.id,
     staff: sallyAccount.id,

@@ -85,6 +85,10 @@ const REVIEWED_STAFF_WRITES = [
   'POST /home/admin/content/items/:itemId/publish',
   'POST /home/admin/content/items/:itemId/unpublish',
   'POST /home/admin/content/images',
+  // VIP (issue 20, ADR 0046): compliance approves an application only where the published rule
+  // allows the level on application (the standing read at that moment), or rejects it; no price,
+  // tick, result or balance is touched, and no level can be set outside the rule.
+  'POST /home/admin/vip/applications/:applicationId/decision',
 ];
 
 /**

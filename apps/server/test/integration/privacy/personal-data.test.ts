@@ -72,6 +72,9 @@ beforeAll(async () => {
   const withdrawal = await call(t.app, 'POST', '/home/wallet/withdrawals', seller.token, { channel: 'USDT-TRC20', addressId, amount: '20', paymentPassword: '135790' });
   if (deposit.code !== 200 || withdrawal.code !== 200) throw new Error(`deposit ${deposit.msg}, withdrawal ${withdrawal.msg}`);
 
+  // A VIP application of the seller's in the compliance queue (issue 20): the queue names them by public name.
+  await t.db.query(`INSERT INTO vip_applications (user_id, level, status, submitted_at) VALUES ($1, 3, 'in_review', $2)`, [seller.userId, new Date(clockMs)]);
+
   Object.assign(ids, {
     orderId: [appealed, waiting, cancelled],
     adId: [ad.id],

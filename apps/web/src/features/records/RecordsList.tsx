@@ -47,6 +47,12 @@ function RecordItem({ record }: { record: LedgerRecord }) {
           <p className="record-correction-line muted">{t('web.records.correctionNote')}</p>
         </div>
       )}
+      {/* A fee with a VIP discount (ADR 0046): the entry's memo names the fee before it, the discount and the fee charged. */}
+      {record.memo?.includes(' · VIP ') && (
+        <p className="record-vip muted" data-testid="record-vip">
+          {record.memo.slice(record.memo.indexOf(' · VIP ') + 3)}
+        </p>
+      )}
       <p className="record-ref muted">
         <span>{t('web.records.entry', { id: record.entryId })}</span>
         {referenceLabel && record.referenceId && <span>{t(referenceLabel, { id: record.referenceId })}</span>}

@@ -97,6 +97,17 @@ function QuoteDetails({ held, now, onRequote, requoting }: { held: HeldQuote; no
             <Amount value={quote.fee} unit={quote.toAsset} />
           </dd>
         </div>
+        {quote.vipDiscountBps > 0 && (
+          <div data-testid="swap-vip">
+            <dt>{t('web.swap.vipDiscount', { level: quote.vipLevel, percent: percent(quote.vipDiscountBps) })}</dt>
+            <dd>
+              <span data-testid="swap-fee-before">
+                <Amount value={quote.feeBeforeDiscount} unit={quote.toAsset} />
+              </span>{' '}
+              − <Amount value={quote.vipDiscount} unit={quote.toAsset} testId="swap-vip-discount" />
+            </dd>
+          </div>
+        )}
         <div className="facts-strong">
           <dt>{t('web.swap.estimatedReceipt')}</dt>
           <dd>

@@ -159,6 +159,13 @@ export function MyPage() {
             <span className="list-link-label">{t('web.legal.termsTitle')}</span>
             <ChevronIcon />
           </Link>
+          <Link to="/my/vip" className="list-link" data-testid="my-vip">
+            <span className="list-link-icon">
+              <ShieldIcon />
+            </span>
+            <span className="list-link-label">{t('web.vip.nav')}</span>
+            <ChevronIcon />
+          </Link>
           <Link to="/proof" className="list-link" data-testid="my-proof">
             <span className="list-link-icon">
               <ShieldIcon />
