@@ -92,11 +92,6 @@ export function searchableText(language: ContentLanguage, text: string): string 
   });
 }
 
-/** True when a query in this language has characters that `searchableText` cuts into pieces. */
-export function hasCjk(text: string): boolean {
-  return hanOrKana.test(text);
-}
-
 export interface ContentProblem {
   field: string;
   problem: 'html' | 'script_url' | 'link_not_allowed' | 'image_not_allowed' | 'heading_level' | 'control_character' | 'too_long' | 'empty';

@@ -1,6 +1,6 @@
-import { contentLanguageChain, type ContentKind, type ContentLanguage, searchableText, searchConfiguration } from '@keel/domain';
+import { type ContentKind, type ContentLanguage, searchableText, searchConfiguration } from '@keel/domain';
 import { markdownPlainText, translationProblems } from '@keel/domain/content-markdown';
-import { AppError, validationMessages } from '@keel/contracts';
+import { AppError, contentProblemMessages } from '@keel/contracts';
 import type { Queryable } from '../../persistence/db.ts';
 
 /** One language's words of an item. */
@@ -10,16 +10,6 @@ export interface ContentText {
   body: string;
 }
 
-const problemMessage = {
-  html: validationMessages.contentHtml,
-  script_url: validationMessages.contentScriptUrl,
-  link_not_allowed: validationMessages.contentLinkNotAllowed,
-  image_not_allowed: validationMessages.contentImageNotAllowed,
-  heading_level: validationMessages.contentHeadingLevel,
-  control_character: validationMessages.noControlCharacters,
-  too_long: 'too long',
-  empty: validationMessages.required,
-} as const;
 
 /**
  * Refuses a translation with any problem of the domain's rules, naming each field. The contract's
@@ -29,7 +19,7 @@ const problemMessage = {
 export function assertPublishableText(kind: ContentKind, text: ContentText): void {
   const problems = translationProblems(kind, text);
   if (problems.length > 0) {
-    throw new AppError('PARAMETER_ERROR', { fields: problems.map((p) => ({ field: p.field, message: problemMessage[p.problem] })) });
+    throw new AppError('PARAMETER_ERROR', { fields: problems.map((p) => ({ field: p.field, message: contentProblemMessages[p.problem] })) });
   }
 }
 
@@ -57,9 +47,4 @@ export async function writeTranslation(
            search_vector = EXCLUDED.search_vector, updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at`,
     [itemId, language, text.title, text.summary, text.body, config, titleWords, otherWords, staffId, at],
   );
-}
-
-/** The languages tried for a reader, as SQL text[] (their own, a formal variant's base, English). */
-export function readerChain(language: ContentLanguage): string[] {
-  return contentLanguageChain(language);
 }

@@ -19,14 +19,16 @@ export const contentStatusSchema = z.enum(['draft', 'published', 'unpublished'])
 /** What readers list: lessons are read through their course, the about page and banners by their own calls. */
 export const listedContentKindSchema = z.enum(['announcement', 'industry_news', 'help', 'course']);
 
-const problemMessages: Record<ContentProblem['problem'], string> = {
+/** Each content problem as the stable English message of its validation rule (the server's answer and the forms' key). */
+export const contentProblemMessages: Record<ContentProblem['problem'], string> = {
   html: validationMessages.contentHtml,
   script_url: validationMessages.contentScriptUrl,
   link_not_allowed: validationMessages.contentLinkNotAllowed,
   image_not_allowed: validationMessages.contentImageNotAllowed,
   heading_level: validationMessages.contentHeadingLevel,
   control_character: validationMessages.noControlCharacters,
-  too_long: validationMessages.noControlCharacters,
+  // Length is zod's own rule in forms; the server's check says it in plain words.
+  too_long: 'too long',
   empty: validationMessages.required,
 };
 
@@ -34,7 +36,7 @@ const problemMessages: Record<ContentProblem['problem'], string> = {
 export function reportContentProblems(ctx: z.RefinementCtx, problems: ContentProblem[]) {
   for (const { field, problem } of problems) {
     if (problem === 'too_long' || problem === 'empty') continue;
-    ctx.addIssue({ code: 'custom', path: [field], message: problemMessages[problem] });
+    ctx.addIssue({ code: 'custom', path: [field], message: contentProblemMessages[problem] });
   }
 }
 
