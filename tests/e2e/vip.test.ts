@@ -1,3 +1,4 @@
+import { DEFAULT_VIP_LEVELS } from '@keel/domain';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { noMarketPrices } from '../../apps/server/src/market/market-prices.ts';
@@ -29,7 +30,7 @@ afterEach(async () => {
 
 const text = (page: Page, testId: string) => page.getByTestId(testId).first().textContent();
 /** The daily level job's batch, run now (as the server's job would at its next look). */
-const runLevelJob = () => computeVipLevels({ db: server.db, now: server.now, market: noMarketPrices });
+const runLevelJob = () => computeVipLevels({ db: server.db, now: server.now, market: noMarketPrices, config: { VIP_LEVELS: DEFAULT_VIP_LEVELS } });
 
 async function verifyAdvanced(userId: string) {
   for (const level of ['identity', 'advanced']) {

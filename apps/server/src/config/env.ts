@@ -3,10 +3,13 @@ import {
   checkAddress,
   checkExtendedPublicKey,
   DEFAULT_OPTION_PRODUCTS_TEXT,
+  DEFAULT_VIP_LEVELS_TEXT,
   defaultSimulatedMarkets,
   OptionProductsError,
   parseOptionProducts,
+  parseVipLevels,
   simulatedMarket,
+  VipLevelsError,
   type WalletNetwork,
 } from '@keel/domain';
 import { z } from 'zod';
@@ -305,8 +308,26 @@ const envSchema = z.object({
   /** Time between two passes of the settler over due orders (every node runs it; SKIP LOCKED shares the work). */
   OPTIONS_SETTLE_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(250),
 
-  // VIP levels (issue 20, ADR 0046). The table itself is published in packages/domain (vip/levels.ts)
-  // and at GET /home/vip/levels; this is only how often each node looks for today's levels to compute.
+  // VIP levels (issue 20, ADR 0046), published at GET /home/vip/levels and on /my/vip.
+  /**
+   * The table, comma-separated levels `level/discountPercent/extraWithdrawals/minVolume/minBalance`
+   * in whole USDT (`-`: not reached by that measure), with `/applicationVolume/applicationBalance`
+   * appended where staff may grant the level on application. Level 0 is implied. An incoherent
+   * table (a gap, a higher level worse or easier to reach, an unreachable level) stops start-up.
+   */
+  VIP_LEVELS: z
+    .string()
+    .default(DEFAULT_VIP_LEVELS_TEXT)
+    .transform((text, context) => {
+      try {
+        return parseVipLevels(text);
+      } catch (error) {
+        if (!(error instanceof VipLevelsError)) throw error;
+        context.addIssue({ code: 'custom', message: error.message });
+        return z.NEVER;
+      }
+    }),
+  /** How often each node looks for users whose level for today is not computed yet. */
   VIP_LEVEL_INTERVAL_MS: z.coerce.number().int().min(100).max(86_400_000).default(600_000),
 
   // Leveraged and futures positions (issue 16, ADR 0034). Every number below is published on the trade screen.

@@ -8,7 +8,8 @@ import { openConfiguredDb } from '../../src/persistence/open-db.ts';
 import { computeVipLevels } from '../../src/use-cases/vip/vip-levels.ts';
 import { dieNow, dyingDb } from './dying-db.ts';
 
-const db = await openConfiguredDb(loadConfig());
+const config = loadConfig();
+const db = await openConfiguredDb(config);
 let runsInThird = 0;
 const dying = dyingDb(
   db,
@@ -18,6 +19,6 @@ const dying = dyingDb(
   },
   { onCommit: (committed) => console.log(`committed level batch ${committed}`) },
 );
-await computeVipLevels({ db: dying, now: () => new Date(), market: noMarketPrices }, 100);
+await computeVipLevels({ db: dying, now: () => new Date(), market: noMarketPrices, config }, 100);
 console.log('the level run ended without the crash');
 process.exit(3);

@@ -1,5 +1,5 @@
 import { feeOf, mulDiv } from '../money/amount.ts';
-import { discountFee } from '../vip/levels.ts';
+import { discountFee, type VipTerms } from '../vip/levels.ts';
 import { bracketOf, type LeverageProduct, maintenanceMarginMinor, maxLeverageOf, NOTIONAL_BRACKETS } from './brackets.ts';
 
 /**
@@ -76,8 +76,8 @@ export function quoteOpen(input: {
   marginMinor: bigint;
   leverage: number;
   fillPriceMinor: bigint;
-  /** The user's VIP level now; 0 when absent. */
-  vipLevel?: number;
+  /** The user's VIP level now; level 0 when absent. */
+  vip?: VipTerms;
 }): { ok: true; quote: OpenQuote } | { ok: false; problem: OpenProblem; maxLeverage?: number } {
   const { product, side, marginMinor, leverage, fillPriceMinor } = input;
   if (!Number.isInteger(leverage) || leverage < 1 || leverage > maxLeverageOf(product)) {
@@ -90,7 +90,7 @@ export function quoteOpen(input: {
   if (leverage > bracket.maxLeverage) return { ok: false, problem: 'leverage_above_bracket', maxLeverage: bracket.maxLeverage };
   const quantityMinor = (notional * QTY_PRICE_TO_USDT_MINOR) / fillPriceMinor;
   if (quantityMinor === 0n) return { ok: false, problem: 'quantity_zero' };
-  const fee = discountFee(tradingFeeMinor(notional), input.vipLevel ?? 0);
+  const fee = discountFee(tradingFeeMinor(notional), input.vip);
   const feeMinor = fee.feeMinor;
   return {
     ok: true,

@@ -1,6 +1,6 @@
 import type { Posting } from '../ledger/postings.ts';
 import { mulDiv } from '../money/amount.ts';
-import { discountFee } from '../vip/levels.ts';
+import { discountFee, type VipTerms } from '../vip/levels.ts';
 import { LIQUIDATION_FEE_BPS, notionalMinor, pnlMinor, type PositionSide, tradingFeeMinor } from './positions.ts';
 
 /**
@@ -37,8 +37,8 @@ export function closeSplit(input: {
   /** The fill price: the tick's price for a close, the mark price for a liquidation. */
   priceMinor: bigint;
   marginMinor: bigint;
-  /** The user's VIP level at the close; its discount comes off the trading fee (ADR 0046). 0 when absent. */
-  vipLevel?: number;
+  /** The user's VIP level at the close; its discount comes off the trading fee (ADR 0046). Level 0 when absent. */
+  vip?: VipTerms;
 }): CloseSplit {
   const { kind, side, quantityMinor, entryPriceMinor, priceMinor, marginMinor } = input;
   if (quantityMinor <= 0n || marginMinor < 0n) throw new RangeError('a close of a positive quantity and a margin of zero or more');
@@ -50,7 +50,7 @@ export function closeSplit(input: {
     const liquidationFee = fullFee < equity ? fullFee : equity;
     return { pnlMinor: pnl, payoutMinor: equity - liquidationFee, feeMinor: 0n, insuranceMinor: liquidationFee };
   }
-  const fullFee = discountFee(tradingFeeMinor(notionalMinor(quantityMinor, priceMinor)), input.vipLevel ?? 0).feeMinor;
+  const fullFee = discountFee(tradingFeeMinor(notionalMinor(quantityMinor, priceMinor)), input.vip).feeMinor;
   const fee = fullFee < equity ? fullFee : equity;
   return { pnlMinor: pnl, payoutMinor: equity - fee, feeMinor: fee, insuranceMinor: 0n };
 }

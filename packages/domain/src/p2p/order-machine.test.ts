@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_VIP_LEVELS, vipTermsOf } from '../vip/levels.ts';
 import {
   CANCELLATION_WINDOW_MS,
   CANCELLATIONS_BEFORE_RESTRICTION,
@@ -254,7 +255,7 @@ describe('holdsEscrow', () => {
 describe('p2pReleaseSplitWithVip', () => {
   it('takes the buyer’s VIP discount off the fee, rounded down; level 0 is the plain split', () => {
     // 0.1 % of 1,234,567 = 1,234.567 → 1,235; VIP 3 takes 30 %: 370.5 → 370; 865 charged.
-    expect(p2pReleaseSplitWithVip(1_234_567n, 3)).toEqual({
+    expect(p2pReleaseSplitWithVip(1_234_567n, vipTermsOf(3, DEFAULT_VIP_LEVELS))).toEqual({
       toBuyerMinor: 1_234_567n - 865n,
       feeBeforeDiscountMinor: 1_235n,
       discountBps: 3_000,
@@ -262,7 +263,7 @@ describe('p2pReleaseSplitWithVip', () => {
       feeMinor: 865n,
       level: 3,
     });
-    expect(p2pReleaseSplitWithVip(1_000_000n, 0)).toMatchObject(p2pReleaseSplit(1_000_000n));
+    expect(p2pReleaseSplitWithVip(1_000_000n, vipTermsOf(0, DEFAULT_VIP_LEVELS))).toMatchObject(p2pReleaseSplit(1_000_000n));
   });
 });
 

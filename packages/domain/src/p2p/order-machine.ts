@@ -1,5 +1,5 @@
 import { feeOf } from '../money/amount.ts';
-import { type DiscountedFee, discountFee } from '../vip/levels.ts';
+import { type DiscountedFee, discountFee, type VipTerms } from '../vip/levels.ts';
 
 /**
  * The fiat P2P order (spec section 4, decisions page, issue 6) as a pure state machine. The seller's
@@ -107,8 +107,8 @@ export function p2pReleaseSplit(quantityMinor: bigint): { toBuyerMinor: bigint; 
  * The release split with the buyer's VIP discount (ADR 0046): the buyer pays the fee, so the
  * buyer's level at release applies; the fee rounds up before the discount, the discount down.
  */
-export function p2pReleaseSplitWithVip(quantityMinor: bigint, buyerVipLevel: number): { toBuyerMinor: bigint } & DiscountedFee {
-  const fee = discountFee(feeOf(quantityMinor, P2P_FEE_BPS), buyerVipLevel);
+export function p2pReleaseSplitWithVip(quantityMinor: bigint, buyerVip: VipTerms): { toBuyerMinor: bigint } & DiscountedFee {
+  const fee = discountFee(feeOf(quantityMinor, P2P_FEE_BPS), buyerVip);
   return { toBuyerMinor: quantityMinor - fee.feeMinor, ...fee };
 }
 

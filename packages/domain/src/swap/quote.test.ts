@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseAmount } from '../money/amount.ts';
 import { PRICE_SCALE, parsePriceMinor } from '../market/price.ts';
 import { priceSwap, RATE_SCALE, SwapPricingError, usdtSymbolOf } from './quote.ts';
+import { DEFAULT_VIP_LEVELS, vipTermsOf } from '../vip/levels.ts';
 
 const USDT = { code: 'USDT', scale: 6 };
 const BTC = { code: 'BTC', scale: 8 };
@@ -50,7 +51,7 @@ describe('priceSwap', () => {
   it('takes the VIP discount off the fee, rounding the discount down (ADR 0046)', () => {
     const plain = { ...base, from: USDT, to: BTC, amountMinor: parseAmount('100', 6), fromPriceMinor: 0n, toPriceMinor: parsePriceMinor('90000') };
     // fee 111 sat before the discount; VIP 2 takes 20 %: 22.2 → 22 sat off, 89 sat charged.
-    const priced = priceSwap({ ...plain, vipLevel: 2 });
+    const priced = priceSwap({ ...plain, vip: vipTermsOf(2, DEFAULT_VIP_LEVELS) });
     expect(priced).toMatchObject({ feeBeforeDiscountMinor: 111n, vipLevel: 2, discountBps: 2_000, discountMinor: 22n, feeMinor: 89n });
     expect(priced.receiveMinor).toBe(110_888n - 89n);
     expect(priceSwap(plain)).toMatchObject({ feeBeforeDiscountMinor: 111n, vipLevel: 0, discountBps: 0, discountMinor: 0n, feeMinor: 111n });

@@ -1,6 +1,6 @@
 import { BPS_PER_WHOLE, feeOf, mulDiv } from '../money/amount.ts';
 import type { AssetSpec } from '../money/assets.ts';
-import { discountFee } from '../vip/levels.ts';
+import { discountFee, type VipTerms } from '../vip/levels.ts';
 
 /**
  * Swap (flash exchange) pricing, pure. Every asset is priced in USDT by a recorded tick
@@ -32,8 +32,8 @@ export interface SwapPricingInput {
   priceScale: number;
   spreadBps: bigint;
   feeBps: bigint;
-  /** The user's VIP level at quote time (ADR 0046); its discount comes off the fee. 0 when absent. */
-  vipLevel?: number;
+  /** The user's VIP level at quote time (ADR 0046); its discount comes off the fee. Level 0 when absent. */
+  vip?: VipTerms;
 }
 
 export interface SwapPricing {
@@ -85,7 +85,7 @@ export function priceSwap(input: SwapPricingInput): SwapPricing {
     RATE_ONE * 10n ** BigInt(input.from.scale),
     'floor',
   );
-  const fee = discountFee(feeOf(grossReceiveMinor, input.feeBps), input.vipLevel ?? 0);
+  const fee = discountFee(feeOf(grossReceiveMinor, input.feeBps), input.vip);
   const feeMinor = fee.feeMinor;
   const receiveMinor = grossReceiveMinor - feeMinor;
   if (receiveMinor <= 0n) throw new SwapPricingError('receipt_not_positive');

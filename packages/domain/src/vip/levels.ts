@@ -1,4 +1,4 @@
-import { BPS_PER_WHOLE, feeOf, mulDiv } from '../money/amount.ts';
+import { BPS_PER_WHOLE, feeOf, mulDiv, parseAmount } from '../money/amount.ts';
 
 /**
  * VIP levels (issue 20, ADR 0046): a published table, pure. A level gives fee discounts (swap, P2P
@@ -11,12 +11,19 @@ import { BPS_PER_WHOLE, feeOf, mulDiv } from '../money/amount.ts';
  * discount rounds down, so the fee charged is never below the exact discounted fee.
  */
 
-export interface VipLevel {
+/** What a level gives at the moment a fee is charged or a withdrawal is counted. */
+export interface VipTerms {
   level: number;
   /** Discount on every fee the table covers, basis points of the fee (2,000 = 20 % off). */
   feeDiscountBps: number;
   /** Withdrawal requests a day on top of the platform's daily count. */
   extraDailyWithdrawals: number;
+}
+
+/** Level 0: everybody's, no discount, no extra withdrawals. */
+export const NO_VIP: VipTerms = Object.freeze({ level: 0, feeDiscountBps: 0, extraDailyWithdrawals: 0 });
+
+export interface VipLevel extends VipTerms {
   /** The rule: reached when 30-day volume ≥ this, in whole USDT (null: not by volume). */
   minVolume30dUsdt: bigint | null;
   /** …or when the balance (USDT value) ≥ this, in whole USDT (null: not by balance). */
@@ -25,38 +32,84 @@ export interface VipLevel {
   byApplication: { minVolume30dUsdt: bigint; minBalanceUsdt: bigint } | null;
 }
 
-/** The published table. Level 0 is everybody's. */
-export const VIP_LEVELS: readonly VipLevel[] = [
-  { level: 0, feeDiscountBps: 0, extraDailyWithdrawals: 0, minVolume30dUsdt: null, minBalanceUsdt: null, byApplication: null },
-  { level: 1, feeDiscountBps: 1_000, extraDailyWithdrawals: 1, minVolume30dUsdt: 50_000n, minBalanceUsdt: 10_000n, byApplication: null },
-  { level: 2, feeDiscountBps: 2_000, extraDailyWithdrawals: 2, minVolume30dUsdt: 250_000n, minBalanceUsdt: 50_000n, byApplication: null },
-  {
-    level: 3,
-    feeDiscountBps: 3_000,
-    extraDailyWithdrawals: 5,
-    minVolume30dUsdt: 1_000_000n,
-    minBalanceUsdt: 200_000n,
-    byApplication: { minVolume30dUsdt: 500_000n, minBalanceUsdt: 100_000n },
-  },
-  {
-    level: 4,
-    feeDiscountBps: 4_000,
-    extraDailyWithdrawals: 10,
-    minVolume30dUsdt: 5_000_000n,
-    minBalanceUsdt: 1_000_000n,
-    byApplication: { minVolume30dUsdt: 2_500_000n, minBalanceUsdt: 500_000n },
-  },
-];
+export class VipLevelsError extends Error {}
 
-export const MAX_VIP_LEVEL = VIP_LEVELS[VIP_LEVELS.length - 1]!.level;
+/**
+ * The operator's table as configured (`VIP_LEVELS`, ADR 0046): comma-separated levels, each
+ * `level/discountPercent/extraWithdrawals/minVolume/minBalance[/applicationVolume/applicationBalance]`
+ * in whole USDT, `-` where a level is not reached by that measure. Level 0 is implied.
+ */
+export const DEFAULT_VIP_LEVELS_TEXT =
+  '1/10/1/50000/10000,2/20/2/250000/50000,3/30/5/1000000/200000/500000/100000,4/40/10/5000000/1000000/2500000/500000';
+
+const LEVEL_TEXT = /^(\d{1,2})\/(\d{1,3}(?:\.\d{1,2})?)\/(\d{1,3})\/(\d{1,12}|-)\/(\d{1,12}|-)(?:\/(\d{1,12})\/(\d{1,12}))?$/;
+const MAX_LEVELS = 20;
+const MAX_EXTRA_WITHDRAWALS = 100;
+
+/**
+ * Parses and checks the table. A table that would publish something incoherent is refused with the
+ * reason, so the server does not start with it: levels run 1, 2, 3… with no gap; a higher level is
+ * never worse (discount and extra withdrawals never fall) and never easier to reach (each measure's
+ * threshold rises); a discount stays below 100 %; every level can be reached (by a measure or by
+ * application); an application's threshold is never stricter than the rule's for the same level.
+ */
+export function parseVipLevels(text: string): readonly VipLevel[] {
+  const levels: VipLevel[] = [{ ...NO_VIP, minVolume30dUsdt: null, minBalanceUsdt: null, byApplication: null }];
+  const parts = text.split(',').map((part) => part.trim()).filter(Boolean);
+  if (parts.length > MAX_LEVELS) throw new VipLevelsError(`at most ${MAX_LEVELS} levels`);
+  for (const part of parts) {
+    const match = LEVEL_TEXT.exec(part);
+    if (!match) throw new VipLevelsError(`"${part}" is not level/discountPercent/extraWithdrawals/minVolume/minBalance[/applicationVolume/applicationBalance]`);
+    const level = Number(match[1]);
+    const previous = levels[levels.length - 1]!;
+    if (level !== previous.level + 1) throw new VipLevelsError(`level ${level} follows level ${previous.level}: levels run 1, 2, 3… in order`);
+    const feeDiscountBps = Number(parseAmount(match[2]!, 2));
+    if (feeDiscountBps >= 10_000) throw new VipLevelsError(`level ${level}: a discount of ${match[2]} % is not below 100 %`);
+    const extraDailyWithdrawals = Number(match[3]);
+    if (extraDailyWithdrawals > MAX_EXTRA_WITHDRAWALS) throw new VipLevelsError(`level ${level}: at most ${MAX_EXTRA_WITHDRAWALS} extra withdrawals a day`);
+    const measure = (value: string) => (value === '-' ? null : BigInt(value));
+    const each: VipLevel = {
+      level,
+      feeDiscountBps,
+      extraDailyWithdrawals,
+      minVolume30dUsdt: measure(match[4]!),
+      minBalanceUsdt: measure(match[5]!),
+      byApplication: match[6] === undefined ? null : { minVolume30dUsdt: BigInt(match[6]), minBalanceUsdt: BigInt(match[7]!) },
+    };
+    if (each.feeDiscountBps < previous.feeDiscountBps) throw new VipLevelsError(`level ${level}: its discount is below level ${previous.level}'s`);
+    if (each.extraDailyWithdrawals < previous.extraDailyWithdrawals) throw new VipLevelsError(`level ${level}: its extra withdrawals are below level ${previous.level}'s`);
+    if (each.minVolume30dUsdt === null && each.minBalanceUsdt === null && each.byApplication === null) {
+      throw new VipLevelsError(`level ${level} cannot be reached: give it a volume, a balance or an application threshold`);
+    }
+    for (const [name, key] of [['volume', 'minVolume30dUsdt'], ['balance', 'minBalanceUsdt']] as const) {
+      const mine = each[key];
+      if (each.byApplication && each.byApplication[key] <= 0n) throw new VipLevelsError(`level ${level}: an application ${name} threshold of 0 would let anybody qualify`);
+      if (mine === null) continue;
+      if (mine <= 0n) throw new VipLevelsError(`level ${level}: a ${name} threshold of 0 would give the level to everybody`);
+      const lower = levels.filter((other) => other[key] !== null).at(-1)?.[key];
+      if (lower !== undefined && lower !== null && mine <= lower) throw new VipLevelsError(`level ${level}: its ${name} threshold is not above a lower level's`);
+      if (each.byApplication && each.byApplication[key] > mine) throw new VipLevelsError(`level ${level}: its application ${name} threshold is above the rule's`);
+    }
+    levels.push(each);
+  }
+  return levels;
+}
+
+/** The published table when `VIP_LEVELS` is not set. Level 0 is everybody's. */
+export const DEFAULT_VIP_LEVELS: readonly VipLevel[] = parseVipLevels(DEFAULT_VIP_LEVELS_TEXT);
 
 /** The fees the table's discount applies to; every one is named in the journal entry it discounts. */
 export type VipFeeKind = 'swap' | 'p2p_release' | 'leverage' | 'futures';
 
-export function vipLevelOf(level: number, table: readonly VipLevel[] = VIP_LEVELS): VipLevel {
-  const found = table.find((each) => each.level === level);
-  if (!found) throw new RangeError(`no VIP level ${level}`);
-  return found;
+/**
+ * The terms of a stored level under the table in force. A level the table no longer has (the
+ * operator removed the top levels) gives the highest level the table has below it until the daily
+ * job computes the level again: never a level's terms that are not published.
+ */
+export function vipTermsOf(level: number, table: readonly VipLevel[]): VipTerms {
+  let best: VipLevel = table[0]!;
+  for (const each of table) if (each.level <= level && each.level > best.level) best = each;
+  return { level: best.level, feeDiscountBps: best.feeDiscountBps, extraDailyWithdrawals: best.extraDailyWithdrawals };
 }
 
 /** The figures the rule reads, in USDT minor units (6 decimals). */
@@ -75,7 +128,7 @@ function meets(standing: VipStanding, minVolume: bigint | null, minBalance: bigi
 }
 
 /** The level the published rule gives: the highest whose volume or balance threshold is met. */
-export function levelByRule(standing: VipStanding, table: readonly VipLevel[] = VIP_LEVELS): number {
+export function levelByRule(standing: VipStanding, table: readonly VipLevel[]): number {
   let best = 0;
   for (const each of table) if (meets(standing, each.minVolume30dUsdt, each.minBalanceUsdt) && each.level > best) best = each.level;
   return best;
@@ -87,7 +140,7 @@ export type ApplicationVerdict = { allowed: true } | { allowed: false; reason: '
  * Whether an application for `level` may be approved: the level must be one the table grants on
  * application, above the level the user has, and the standing must meet its application threshold.
  */
-export function applicationVerdict(level: number, currentLevel: number, standing: VipStanding, table: readonly VipLevel[] = VIP_LEVELS): ApplicationVerdict {
+export function applicationVerdict(level: number, currentLevel: number, standing: VipStanding, table: readonly VipLevel[]): ApplicationVerdict {
   const target = table.find((each) => each.level === level);
   if (!target?.byApplication) return { allowed: false, reason: 'not_by_application' };
   if (level <= currentLevel) return { allowed: false, reason: 'not_above_current' };
@@ -105,16 +158,16 @@ export interface DiscountedFee {
 }
 
 /** Applies a level's discount to a fee already computed (rounded up): the discount rounds down. */
-export function discountFee(feeBeforeDiscountMinor: bigint, level: number, table: readonly VipLevel[] = VIP_LEVELS): DiscountedFee {
+export function discountFee(feeBeforeDiscountMinor: bigint, vip: VipTerms = NO_VIP): DiscountedFee {
   if (feeBeforeDiscountMinor < 0n) throw new RangeError('negative fee');
-  const { feeDiscountBps } = vipLevelOf(level, table);
+  const { feeDiscountBps, level } = vip;
   const discountMinor = mulDiv(feeBeforeDiscountMinor, BigInt(feeDiscountBps), BPS_PER_WHOLE, 'floor');
   return { feeBeforeDiscountMinor, discountBps: feeDiscountBps, discountMinor, feeMinor: feeBeforeDiscountMinor - discountMinor, level };
 }
 
 /** `feeOf` with the discount: the fee of `feeBps` on an amount, rounded up, less the level's discount rounded down. */
-export function discountedFeeOf(amountMinor: bigint, feeBps: bigint, level: number, table: readonly VipLevel[] = VIP_LEVELS): DiscountedFee {
-  return discountFee(feeOf(amountMinor, feeBps), level, table);
+export function discountedFeeOf(amountMinor: bigint, feeBps: bigint, vip: VipTerms = NO_VIP): DiscountedFee {
+  return discountFee(feeOf(amountMinor, feeBps), vip);
 }
 
 /** Text for a journal entry's memo: "VIP 2: fee 0.100000 less 20 % (0.020000) = 0.080000". */
@@ -133,7 +186,7 @@ export interface VipProgress {
 }
 
 /** Progress from the current level to the next one, by each measure the next level counts. */
-export function progressToNext(level: number, standing: VipStanding, table: readonly VipLevel[] = VIP_LEVELS): VipProgress {
+export function progressToNext(level: number, standing: VipStanding, table: readonly VipLevel[]): VipProgress {
   const next = table.filter((each) => each.level > level).sort((a, b) => a.level - b.level)[0];
   if (!next) return { level, next: null, volume: null, balance: null };
   return {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_VIP_LEVELS, vipTermsOf } from '../vip/levels.ts';
 import {
   isInsideWindow,
   parseWithdrawalWindow,
@@ -52,9 +53,9 @@ describe('withdrawal rules', () => {
 
   it('a VIP level adds its extra withdrawals a day to the daily count, and the refusal names it (ADR 0046)', () => {
     // VIP 2: two more a day.
-    expect(withdrawalRefusal(policy, { ...attempt, requestsTodayCount: 4, vipLevel: 2 })).toBeNull();
-    expect(withdrawalRefusal(policy, { ...attempt, requestsTodayCount: 5, vipLevel: 2 })).toEqual({ rule: 'daily_count', limit: 5, used: 5, vipLevel: 2, vipExtra: 2 });
-    expect(withdrawalRefusal(policy, { ...attempt, requestsTodayCount: 3, vipLevel: 0 })).toEqual({ rule: 'daily_count', limit: 3, used: 3 });
+    expect(withdrawalRefusal(policy, { ...attempt, requestsTodayCount: 4, vip: vipTermsOf(2, DEFAULT_VIP_LEVELS) })).toBeNull();
+    expect(withdrawalRefusal(policy, { ...attempt, requestsTodayCount: 5, vip: vipTermsOf(2, DEFAULT_VIP_LEVELS) })).toEqual({ rule: 'daily_count', limit: 5, used: 5, vipLevel: 2, vipExtra: 2 });
+    expect(withdrawalRefusal(policy, { ...attempt, requestsTodayCount: 3, vip: vipTermsOf(0, DEFAULT_VIP_LEVELS) })).toEqual({ rule: 'daily_count', limit: 3, used: 3 });
   });
 
   it('tier daily limit: exactly the limit passes, one minor unit more does not, and the remainder is said', () => {

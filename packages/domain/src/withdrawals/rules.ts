@@ -3,7 +3,7 @@ import { mulDiv } from '../money/amount.ts';
 import { PRICE_SCALE } from '../market/price.ts';
 import { type VerificationTier, dailyWithdrawalLimitUsdt } from '../identity/tiers.ts';
 import { withdrawalsLockedUntilMs } from '../identity/security-rules.ts';
-import { VIP_LEVELS } from '../vip/levels.ts';
+import type { VipTerms } from '../vip/levels.ts';
 
 /**
  * The published withdrawal rules (decisions page 1.3, issue 5). Each refusal names its rule, so the
@@ -43,8 +43,8 @@ export interface WithdrawalAttempt {
   /** USDT value of today's withdrawals that were not returned (rejected, failed and cancelled ones are not counted). */
   usedTodayUsdtMinor: bigint;
   usdtValueMinor: bigint;
-  /** The user's VIP level: its extra withdrawals a day add to the daily count (ADR 0046). 0 when absent. */
-  vipLevel?: number;
+  /** The user's VIP level: its extra withdrawals a day add to the daily count (ADR 0046). Level 0 when absent. */
+  vip?: VipTerms;
 }
 
 export type WithdrawalRefusal =
@@ -112,11 +112,6 @@ export function usdtValueMinor(amountMinor: bigint, assetScale: number, priceMin
   return mulDiv(amountMinor * priceMinor, 10n ** BigInt(USDT_SCALE), 10n ** BigInt(assetScale + PRICE_SCALE), 'ceil');
 }
 
-/** Withdrawal requests a day a VIP level adds to the platform's daily count (the published VIP table). */
-export function vipExtraDailyWithdrawals(level: number): number {
-  return VIP_LEVELS.find((each) => each.level === level)?.extraDailyWithdrawals ?? 0;
-}
-
 /** The first published rule that refuses this withdrawal, or null when none does. */
 export function withdrawalRefusal(policy: WithdrawalPolicy, attempt: WithdrawalAttempt): WithdrawalRefusal | null {
   if (!canWithdraw(attempt.userStatus)) return { rule: 'withdrawal_forbidden' };
@@ -130,14 +125,14 @@ export function withdrawalRefusal(policy: WithdrawalPolicy, attempt: WithdrawalA
     if (attempt.nowMs < usableFromMs) return { rule: 'address_hold', untilMs: usableFromMs };
   }
   // The daily count: the platform's, plus the extra requests of the user's VIP level (named when it applies).
-  const vipExtra = vipExtraDailyWithdrawals(attempt.vipLevel ?? 0);
+  const vipExtra = attempt.vip?.extraDailyWithdrawals ?? 0;
   const dailyCountLimit = policy.dailyCountLimit + vipExtra;
   if (attempt.requestsTodayCount >= dailyCountLimit) {
     return {
       rule: 'daily_count',
       limit: dailyCountLimit,
       used: attempt.requestsTodayCount,
-      ...(vipExtra > 0 ? { vipLevel: attempt.vipLevel, vipExtra } : {}),
+      ...(vipExtra > 0 ? { vipLevel: attempt.vip!.level, vipExtra } : {}),
     };
   }
   const limitUsdtMinor = tierDailyLimitUsdtMinor(attempt.tier);

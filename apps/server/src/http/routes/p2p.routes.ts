@@ -40,8 +40,8 @@ export const p2pRoutes = [
   handler(placeP2pOrderContract, ({ session, body, idempotencyKey, idempotency, deps }) =>
     placeOrder(deps, session.user, { ...body, adId: BigInt(body.adId), requestKey: idempotencyKey }, idempotency),
   ),
-  handler(listP2pOrdersContract, ({ session, query, deps }) => listOrdersOf(deps.db, { userId: session.user.id, ...query })),
-  handler(getP2pOrderContract, ({ session, params, deps }) => findOrderView(deps.db, BigInt(params.orderId), session.user.id)),
+  handler(listP2pOrdersContract, ({ session, query, deps }) => listOrdersOf(deps.db, { userId: session.user.id, ...query }, deps.config.VIP_LEVELS)),
+  handler(getP2pOrderContract, ({ session, params, deps }) => findOrderView(deps.db, BigInt(params.orderId), session.user.id, deps.config.VIP_LEVELS)),
   handler(markP2pOrderPaidContract, ({ session, params, idempotency, deps }) => markOrderPaid(deps, session.user, BigInt(params.orderId), idempotency)),
   handler(cancelP2pOrderContract, ({ session, params, idempotency, deps }) => cancelOrder(deps, session.user, BigInt(params.orderId), idempotency)),
   handler(releaseP2pOrderContract, ({ session, params, body, idempotency, deps }) =>

@@ -3,7 +3,7 @@ import { handler } from '../route.ts';
 import { applyForVip, decideVipApplication, listVipApplications, myVip, vipTableView } from '../../use-cases/vip/vip-levels.ts';
 
 export const vipRoutes = [
-  handler(vipLevelsContract, async () => ({ levels: vipTableView() })),
+  handler(vipLevelsContract, async ({ deps }) => ({ levels: vipTableView(deps.config.VIP_LEVELS) })),
   handler(myVipContract, ({ session, deps }) => myVip(deps, session.user.id)),
   handler(applyForVipContract, ({ session, body, deps }) => applyForVip(deps, session.user.id, body)),
   handler(listVipApplicationsContract, ({ query, deps }) => listVipApplications(deps, query)),

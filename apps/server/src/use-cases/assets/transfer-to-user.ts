@@ -8,6 +8,7 @@ import {
   userTransferPostings,
   type WithdrawalAttempt,
   withdrawalRefusal,
+  vipTermsOf,
 } from '@keel/domain';
 import type { Deps } from '../../deps.ts';
 import type { Queryable } from '../../persistence/db.ts';
@@ -185,7 +186,7 @@ export async function transferToUser(
     loginPasswordChangedAtMs: input.user.login_password_changed_at?.getTime() ?? null,
     addressAddedAtMs: null,
     requestsTodayCount: today.requests,
-    vipLevel: today.vipLevel,
+    vip: vipTermsOf(today.vipLevel, deps.config.VIP_LEVELS),
     usedTodayUsdtMinor: today.usedUsdtMinor,
     usdtValueMinor: valuation.usdtValueMinor,
   });

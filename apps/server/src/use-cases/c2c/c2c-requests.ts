@@ -18,6 +18,7 @@ import {
   usdtOfFiat,
   type WithdrawalAttempt,
   withdrawalRefusal,
+  vipTermsOf,
 } from '@keel/domain';
 import type { Deps } from '../../deps.ts';
 import type { Queryable } from '../../persistence/db.ts';
@@ -215,7 +216,7 @@ export async function createC2cRequest(
     loginPasswordChangedAtMs: user.login_password_changed_at?.getTime() ?? null,
     addressAddedAtMs: null,
     requestsTodayCount: today.requests,
-    vipLevel: today.vipLevel,
+    vip: vipTermsOf(today.vipLevel, deps.config.VIP_LEVELS),
     usedTodayUsdtMinor: today.usedUsdtMinor,
     usdtValueMinor: usdtMinor,
   });

@@ -10,6 +10,7 @@ import {
   partialShare,
   parsePriceMinor,
   discountFee,
+  type VipTerms,
   discountMemo,
   formatAmount,
   notionalMinor as notionalOf,
@@ -66,8 +67,8 @@ export function planClose(input: {
   markTickIds?: bigint[];
   accounts: LeveragePlatformAccounts;
   idempotencyKey?: string;
-  /** The owner's VIP level now: its discount comes off a close's trading fee (ADR 0046). */
-  vipLevel?: number;
+  /** The owner's VIP level now: its discount comes off a close's trading fee (ADR 0046). Level 0 when absent. */
+  vip?: VipTerms;
   at: Date;
 }): ClosePlan {
   const { row, kind, closeQuantityMinor, fillPriceMinor, tick, accounts } = input;
@@ -85,10 +86,10 @@ export function planClose(input: {
     entryPriceMinor,
     priceMinor: fillPriceMinor,
     marginMinor: marginTakenMinor,
-    vipLevel: input.vipLevel ?? 0,
+    vip: input.vip,
   });
   // A discounted trading fee is named in the entry's memo: before, the discount, charged (ADR 0046).
-  const discounted = kind !== 'liquidation' && (input.vipLevel ?? 0) > 0 ? discountFee(tradingFeeMinor(notionalOf(closeQuantityMinor, fillPriceMinor)), input.vipLevel!) : null;
+  const discounted = kind !== 'liquidation' && input.vip && input.vip.feeDiscountBps > 0 ? discountFee(tradingFeeMinor(notionalOf(closeQuantityMinor, fillPriceMinor)), input.vip) : null;
   const vipMemo =
     discounted && discounted.feeMinor === split.feeMinor ? discountMemo(discounted, (minor) => `${formatAmount(minor, USDT_SCALE)} ${MARGIN_ASSET}`) : '';
   const remainingQuantity = quantity - closeQuantityMinor;

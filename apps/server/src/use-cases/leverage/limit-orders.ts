@@ -26,7 +26,7 @@ import { exposureLimitMinor, freshTick, leveragePlatformAccounts, lowerExposure,
 import { acceptedQuote, checkOrderTerms, type OpenPositionInput } from './open-position.ts';
 import { formatMarginUsdt } from './position-views.ts';
 import { insertOpenedPositions, type NewPosition } from './position-writes.ts';
-import { vipLevelOfUser } from '../vip/vip-levels.ts';
+import { vipTermsOfUser } from '../vip/vip-levels.ts';
 
 interface OrderRow {
   id: bigint;
@@ -133,8 +133,8 @@ export async function placeLimitOrder(
   const nowMs = now.getTime();
   const tick = freshTick(deps, input.symbol, nowMs);
   // The opening fee is reserved at placement with the user's VIP level then (ADR 0046).
-  const vipLevel = await vipLevelOfUser(deps.db, userId);
-  const quote = acceptedQuote(quoteOpen({ product: input.product, side: input.side, marginMinor, leverage: input.leverage, fillPriceMinor: limitPriceMinor, vipLevel }));
+  const vip = await vipTermsOfUser(deps.db, deps.config.VIP_LEVELS, userId);
+  const quote = acceptedQuote(quoteOpen({ product: input.product, side: input.side, marginMinor, leverage: input.leverage, fillPriceMinor: limitPriceMinor, vip }));
   const problem = triggerProblem(input.side, { takeProfitPriceMinor, stopLossPriceMinor }, limitPriceMinor, quote.liquidationPriceMinor);
   if (problem) throw new AppError('TRIGGER_PRICE_INVALID', { problem });
   let view: LeverageLimitOrder;

@@ -22,7 +22,7 @@ import { applyClosePlans, planClose } from './close-positions.ts';
 import { freshTick, leveragePlatformAccounts, shareMarketCursor } from './leverage-support.ts';
 import { parseTriggerPrice } from './open-position.ts';
 import { findPosition, POSITION_COLUMNS, type PositionRow, positionState } from './position-views.ts';
-import { vipLevelOfUser } from '../vip/vip-levels.ts';
+import { vipTermsOfUser } from '../vip/vip-levels.ts';
 
 /**
  * Locks one of the user's open positions for a change, in the fixed order: the market's cursor
@@ -84,7 +84,7 @@ export async function closePosition(
       fillPriceMinor: parsePriceMinor(tick.price),
       tick,
       accounts,
-      vipLevel: await vipLevelOfUser(tx, userId),
+      vip: await vipTermsOfUser(tx, deps.config.VIP_LEVELS, userId),
       at: now,
     });
     // What stays open must still be able to stand: a part too small to hold any margin is refused

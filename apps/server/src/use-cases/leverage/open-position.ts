@@ -32,7 +32,7 @@ import { ensureUserAccount, toMinor } from '../../persistence/ledger.store.ts';
 import { publishToUser } from '../../realtime/publish.ts';
 import { parseUserAmount } from '../amount-input.ts';
 import { verificationStatesOf } from '../verification/submit-verification.ts';
-import { vipLevelOfUser } from '../vip/vip-levels.ts';
+import { vipTermsOfUser } from '../vip/vip-levels.ts';
 import {
   exposureLimitMinor,
   freshTick,
@@ -176,14 +176,14 @@ export async function openPosition(
   const tick = freshTick(deps, input.symbol, nowMs);
   const tickPriceMinor = parsePriceMinor(tick.price);
   // The fee uses the user's VIP level at the time (ADR 0046).
-  const vipLevel = await vipLevelOfUser(deps.db, userId);
+  const vip = await vipTermsOfUser(deps.db, deps.config.VIP_LEVELS, userId);
   const result = quoteOpen({
     product: input.product,
     side: input.side,
     marginMinor,
     leverage: input.leverage,
     fillPriceMinor: openFillPriceMinor(input.side, tickPriceMinor),
-    vipLevel,
+    vip,
   });
   const quote = acceptedQuote(result);
   const problem = triggerProblem(input.side, { takeProfitPriceMinor, stopLossPriceMinor }, tickPriceMinor, quote.liquidationPriceMinor);

@@ -1,4 +1,5 @@
 import {
+  DEFAULT_VIP_LEVELS,
   firstTrigger,
   formatPriceMinor,
   MARK_PRICE_TICKS,
@@ -6,9 +7,16 @@ import {
   type PricedTick,
   priceRange,
   type RecordedPrice,
+  vipTermsOf,
   withMarkPrices,
 } from '@keel/domain';
 import type { Deps } from '../../deps.ts';
+
+/**
+ * What a trigger pass needs. The VIP table comes from the configuration; tests and benches that
+ * build deps by hand without one get the default table (the one .env.example publishes).
+ */
+type TriggerDeps = Pick<Deps, 'db' | 'now'> & Partial<Pick<Deps, 'config'>>;
 import type { Queryable } from '../../persistence/db.ts';
 import { toMinor } from '../../persistence/ledger.store.ts';
 import { publishToUser } from '../../realtime/publish.ts';
@@ -64,7 +72,7 @@ const toRecorded = (row: TickRow): RecordedPrice & { source: string; price: stri
  * closed twice.
  */
 export async function runTriggerPassForMarket(
-  deps: Pick<Deps, 'db' | 'now'>,
+  deps: TriggerDeps,
   symbol: string,
 ): Promise<{ closed: TriggeredClose[]; filled: FilledOrder[]; ticksRead: number } | null> {
   return deps.db.transaction(async (tx) => {
@@ -96,7 +104,7 @@ export async function runTriggerPassForMarket(
 
 async function closeTriggered(
   tx: Queryable,
-  deps: Pick<Deps, 'now'>,
+  deps: Omit<TriggerDeps, 'db'>,
   symbol: string,
   priced: PricedTick[],
   tickById: ReadonlyMap<bigint, UsedTick>,
@@ -158,7 +166,7 @@ async function closeTriggered(
         accounts,
         // A position is closed by a trigger at most once: the key makes a second entry impossible.
         idempotencyKey: `leverage.trigger:${row.id}`,
-        vipLevel: levels.get(row.user_id.toString()) ?? 0,
+        vip: vipTermsOf(levels.get(row.user_id.toString()) ?? 0, deps.config?.VIP_LEVELS ?? DEFAULT_VIP_LEVELS),
         at: now,
       }),
     );
@@ -192,7 +200,7 @@ export interface TriggerPassResult {
 
 /** One pass over every market that needs one; a market done to its last tick, or busy on another node, is left. */
 export async function runTriggerPass(
-  deps: Pick<Deps, 'db' | 'now'>,
+  deps: TriggerDeps,
   options: { all?: boolean; onCommitted?: (symbol: string, closed: readonly TriggeredClose[], filled: readonly FilledOrder[]) => void } = {},
 ): Promise<TriggerPassResult> {
   const done: TriggerPassResult = { closed: [], filled: [] };

@@ -1,6 +1,6 @@
 import { AppError } from '@keel/contracts';
-import { discountMemo, formatAmount, type P2pCommand, p2pOrderTransition, p2pReleaseSplitWithVip } from '@keel/domain';
-import { vipLevelOfUser } from '../vip/vip-levels.ts';
+import { discountMemo, formatAmount, type P2pCommand, p2pOrderTransition, p2pReleaseSplitWithVip, type VipLevel } from '@keel/domain';
+import { vipTermsOfUser } from '../vip/vip-levels.ts';
 import type { Deps } from '../../deps.ts';
 import type { JobHandler } from '../../jobs/runner.ts';
 import type { Queryable } from '../../persistence/db.ts';
@@ -25,7 +25,15 @@ type Actor = { kind: 'user'; userId: bigint } | { kind: 'system' } | { kind: 'st
  * Returns the order as it was before the step, or null when a system step no longer applies (e.g.
  * the expiry job of an order paid meanwhile); a user's or staff step that does not apply throws.
  */
-export async function applyStep(tx: Queryable, orderId: bigint, actor: Actor, command: P2pCommand, at: Date): Promise<OrderRow | null> {
+export async function applyStep(
+  tx: Queryable,
+  orderId: bigint,
+  actor: Actor,
+  command: P2pCommand,
+  at: Date,
+  /** The configured VIP table: a release charges the buyer's fee at their level now. */
+  vipLevels: readonly VipLevel[],
+): Promise<OrderRow | null> {
   const [order] = await tx.query<OrderRow>('SELECT * FROM p2p_orders WHERE id = $1 FOR UPDATE', [orderId]);
   const party = order && actor.kind === 'user' ? (order.buyer_id === actor.userId ? 'buyer' : order.seller_id === actor.userId ? 'seller' : null) : null;
   // Someone else's order is "not found": its existence is not told.
@@ -64,11 +72,13 @@ export async function applyStep(tx: Queryable, orderId: bigint, actor: Actor, co
     }
   } else if (outcome.effect === 'release_to_buyer') {
     // The buyer pays the fee: their VIP level now applies, and the entry's memo shows the discount (ADR 0046).
-    const releaseVipLevel = await vipLevelOfUser(tx, order.buyer_id);
-    const split = p2pReleaseSplitWithVip(quantityMinor, releaseVipLevel);
+    if (vipLevels.length === 0) throw new Error('a release needs the VIP table');
+    const releaseVip = await vipTermsOfUser(tx, vipLevels, order.buyer_id);
+    const split = p2pReleaseSplitWithVip(quantityMinor, releaseVip);
     const scale = await assetScaleOf(tx, order.asset);
     const vipMemo = discountMemo(split, (minor) => `${formatAmount(minor, scale)} ${order.asset}`);
-    await tx.query('UPDATE p2p_orders SET release_vip_level = $2 WHERE id = $1', [order.id, releaseVipLevel]);
+    // The level and its discount are kept on the order: what was charged stays shown if the table changes.
+    await tx.query('UPDATE p2p_orders SET release_vip_level = $2, release_vip_discount_bps = $3 WHERE id = $1', [order.id, releaseVip.level, releaseVip.feeDiscountBps]);
     const buyerFiat = await ensureUserAccount(tx, order.buyer_id, 'fiat', order.asset);
     const fees = await ensurePlatformAccount(tx, 'fees', order.asset);
     ({ entryId: closingEntryId } = await takeFromHold(tx, {
@@ -116,9 +126,9 @@ async function userStep(
 ) {
   const at = deps.now();
   const { order, view } = await deps.db.transaction(async (tx) => {
-    const before = await applyStep(tx, orderId, { kind: 'user', userId: user.id }, command, at);
+    const before = await applyStep(tx, orderId, { kind: 'user', userId: user.id }, command, at, deps.config.VIP_LEVELS);
     await alsoInTransaction?.(tx, at);
-    const after = await findOrderView(tx, orderId, user.id);
+    const after = await findOrderView(tx, orderId, user.id, deps.config.VIP_LEVELS);
     await idempotency?.answerInTransaction(tx, after);
     return { order: before, view: after };
   });
@@ -134,7 +144,7 @@ export const cancelOrder = (deps: Deps, buyer: UserRow, orderId: bigint, idempot
 /** The seller releases with the payment password (checked first, outside the transaction). */
 export async function releaseOrder(deps: Deps, seller: UserRow, orderId: bigint, paymentPassword: string, idempotency?: StepAnswer) {
   // A party check before the password, so nobody but the seller can probe it through an order.
-  await findOrderView(deps.db, orderId, seller.id);
+  await findOrderView(deps.db, orderId, seller.id, deps.config.VIP_LEVELS);
   await checkPaymentPassword(deps, seller, paymentPassword);
   return userStep(deps, seller, orderId, { kind: 'release', by: 'seller' }, idempotency);
 }
@@ -148,7 +158,8 @@ export async function releaseOrder(deps: Deps, seller: UserRow, orderId: bigint,
 export const expireOrderJob: JobHandler = async (tx, job) => {
   // Never before the deadline (the runner's clock may differ from this process's).
   const at = new Date(Math.max(Date.now(), job.run_at.getTime()));
-  await applyStep(tx, BigInt(String(job.payload.orderId)), { kind: 'system' }, { kind: 'expire' }, at);
+  // An expiry only ever cancels (the machine releases nothing on expiry), so it reads no VIP table.
+  await applyStep(tx, BigInt(String(job.payload.orderId)), { kind: 'system' }, { kind: 'expire' }, at, []);
 };
 
 /**
@@ -156,7 +167,7 @@ export const expireOrderJob: JobHandler = async (tx, job) => {
  * frozen, and the appeal (who, why) is recorded with the step, for support staff.
  */
 export async function appealOrder(deps: Deps, user: UserRow, orderId: bigint, reason: string, idempotency?: StepAnswer) {
-  const { role } = await findOrderView(deps.db, orderId, user.id);
+  const { role } = await findOrderView(deps.db, orderId, user.id, deps.config.VIP_LEVELS);
   return userStep(deps, user, orderId, { kind: 'appeal', by: role }, idempotency, async (tx, at) => {
     await tx.query('INSERT INTO p2p_appeals (order_id, opened_by, reason, opened_at) VALUES ($1, $2, $3, $4)', [orderId, user.id, reason, at]);
   });

@@ -1,5 +1,5 @@
 import { AppError } from '@keel/contracts';
-import { formatAmount, p2pReleaseSplitWithVip, p2pStatusCodes, type P2pOrderStatus, publicUserName } from '@keel/domain';
+import { formatAmount, p2pReleaseSplitWithVip, p2pStatusCodes, type P2pOrderStatus, publicUserName, type VipLevel, vipTermsOf } from '@keel/domain';
 import type { Queryable } from '../../persistence/db.ts';
 import { toMinor } from '../../persistence/ledger.store.ts';
 
@@ -100,7 +100,8 @@ export const ORDER_SELECT = `SELECT o.*, COALESCE(o.seller_contact, a.contact) A
     CASE WHEN o.ad_side = 'buy' THEN a.contact END AS buyer_contact,
     b.username AS b_username, b.email AS b_email, b.phone AS b_phone, b.nickname AS b_nickname,
     s.username AS s_username, s.email AS s_email, s.phone AS s_phone, s.nickname AS s_nickname,
-    COALESCE(o.release_vip_level, (SELECT v.level FROM vip_levels v WHERE v.user_id = o.buyer_id), 0) AS fee_vip_level
+    COALESCE(o.release_vip_level, (SELECT v.level FROM vip_levels v WHERE v.user_id = o.buyer_id), 0) AS fee_vip_level,
+    o.release_vip_discount_bps
   FROM p2p_orders o JOIN p2p_ads a ON a.id = o.ad_id JOIN users b ON b.id = o.buyer_id JOIN users s ON s.id = o.seller_id`;
 
 interface OrderViewRow extends Omit<OrderRow, 'seller_contact'> {
@@ -116,11 +117,19 @@ interface OrderViewRow extends Omit<OrderRow, 'seller_contact'> {
   s_nickname: string | null;
   /** The buyer's VIP level the fee uses: the one recorded at release, else the buyer's level now. */
   fee_vip_level: number;
+  release_vip_level: number | null;
+  /** The discount charged at release (null before the release: the table in force applies). */
+  release_vip_discount_bps: number | null;
 }
 
-export function orderView(row: OrderViewRow, viewerId: bigint) {
+export function orderView(row: OrderViewRow, viewerId: bigint, vipLevels: readonly VipLevel[]) {
   const quantityMinor = toMinor(row.quantity_minor);
-  const split = p2pReleaseSplitWithVip(quantityMinor, Number(row.fee_vip_level ?? 0));
+  // Released: the level and discount charged then. Not yet: what the buyer's level gives now.
+  const vip =
+    row.release_vip_level !== null && row.release_vip_discount_bps !== null
+      ? { level: row.release_vip_level, feeDiscountBps: row.release_vip_discount_bps, extraDailyWithdrawals: 0 }
+      : vipTermsOf(Number(row.fee_vip_level ?? 0), vipLevels);
+  const split = p2pReleaseSplitWithVip(quantityMinor, vip);
   return {
     id: row.id.toString(),
     orderNo: row.order_no,
@@ -156,13 +165,17 @@ export function orderView(row: OrderViewRow, viewerId: bigint) {
 export type OrderView = ReturnType<typeof orderView>;
 
 /** An order the viewer is a party to; anyone else's is "not found", never "forbidden". */
-export async function findOrderView(db: Queryable, orderId: bigint, viewerId: bigint) {
+export async function findOrderView(db: Queryable, orderId: bigint, viewerId: bigint, vipLevels: readonly VipLevel[]) {
   const [row] = await db.query<OrderViewRow>(`${ORDER_SELECT} WHERE o.id = $1 AND (o.buyer_id = $2 OR o.seller_id = $2)`, [orderId, viewerId]);
   if (!row) throw new AppError('RECORD_NOT_FOUND');
-  return orderView(row, viewerId);
+  return orderView(row, viewerId, vipLevels);
 }
 
-export async function listOrdersOf(db: Queryable, input: { userId: bigint; scope: 'in_progress' | 'completed'; page: number; pageSize: number }) {
+export async function listOrdersOf(
+  db: Queryable,
+  input: { userId: bigint; scope: 'in_progress' | 'completed'; page: number; pageSize: number },
+  vipLevels: readonly VipLevel[],
+) {
   const open = `o.status IN ('awaiting_payment', 'paid', 'appealing')`;
   const where = `WHERE (o.buyer_id = $1 OR o.seller_id = $1) AND ${input.scope === 'in_progress' ? open : `NOT ${open}`}`;
   const rows = await db.query<OrderViewRow>(`${ORDER_SELECT} ${where} ORDER BY o.id DESC LIMIT $2 OFFSET $3`, [
@@ -171,7 +184,7 @@ export async function listOrdersOf(db: Queryable, input: { userId: bigint; scope
     (input.page - 1) * input.pageSize,
   ]);
   const [count] = await db.query<{ total: bigint }>(`SELECT count(*)::bigint AS total FROM p2p_orders o ${where}`, [input.userId]);
-  return { items: rows.map((row) => orderView(row, input.userId)), total: Number(count!.total) };
+  return { items: rows.map((row) => orderView(row, input.userId, vipLevels)), total: Number(count!.total) };
 }
 
 export async function listAds(db: Queryable, input: { viewerId: bigint; side: P2pAdSide; fiat?: string; mine: boolean; page: number; pageSize: number }) {

@@ -109,7 +109,7 @@ export async function placeOrder(
         });
         if (hold.replayed) {
           const [earlier] = await tx.query<{ id: bigint }>('SELECT id FROM p2p_orders WHERE hold_id = $1', [hold.holdId]);
-          const placed = await findOrderView(tx, earlier!.id, taker.id);
+          const placed = await findOrderView(tx, earlier!.id, taker.id, deps.config.VIP_LEVELS);
           await idempotency?.answerInTransaction(tx, placed);
           return { view: placed, parties: { buyerId, sellerId } };
         }
@@ -143,7 +143,7 @@ export async function placeOrder(
       await tx.query('UPDATE p2p_ads SET remaining_minor = remaining_minor - $2, updated_at = $3 WHERE id = $1', [ad.id, quantityMinor.toString(), now]);
       await enqueueJob(tx, { kind: EXPIRE_P2P_ORDER_JOB, key: `${EXPIRE_P2P_ORDER_JOB}:${id}`, payload: { orderId: id.toString() }, runAt: deadline });
       await tellParties(tx, id, { buyer: 'placed_please_pay', seller: 'placed' }, now);
-      const placed = await findOrderView(tx, id, taker.id);
+      const placed = await findOrderView(tx, id, taker.id, deps.config.VIP_LEVELS);
       await idempotency?.answerInTransaction(tx, placed);
       return { view: placed, parties: { buyerId, sellerId } };
     });

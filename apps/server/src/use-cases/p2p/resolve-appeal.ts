@@ -1,5 +1,5 @@
 import { AppError } from '@keel/contracts';
-import { appealResolutionStep } from '@keel/domain';
+import { appealResolutionStep, type VipLevel } from '@keel/domain';
 import type { Deps } from '../../deps.ts';
 import { appendAudit } from '../../persistence/audit.repository.ts';
 import type { Queryable } from '../../persistence/db.ts';
@@ -32,9 +32,9 @@ interface AppealRow {
   two_person_reason: StoredTwoPersonReason | null;
 }
 
-async function appealView(db: Queryable, appeal: AppealRow) {
+async function appealView(db: Queryable, appeal: AppealRow, vipLevels: readonly VipLevel[]) {
   const [order] = await db.query<Parameters<typeof orderView>[0]>(`${ORDER_SELECT} WHERE o.id = $1`, [appeal.order_id]);
-  const { role: _role, ...view } = orderView(order!, order!.buyer_id);
+  const { role: _role, ...view } = orderView(order!, order!.buyer_id, vipLevels);
   return {
     order: view,
     buyerId: order!.buyer_id.toString(),
@@ -66,7 +66,7 @@ export async function listAppeals(deps: Deps, query: { status: 'open' | 'resolve
   const rows = await deps.db.query<AppealRow>(`${APPEAL_SELECT} ${where} ORDER BY ${order} LIMIT $1 OFFSET $2`, [query.pageSize, (query.page - 1) * query.pageSize]);
   const [count] = await deps.db.query<{ total: bigint }>(`SELECT count(*)::bigint AS total FROM p2p_appeals p ${where}`);
   const items = [];
-  for (const row of rows) items.push(await appealView(deps.db, row));
+  for (const row of rows) items.push(await appealView(deps.db, row, deps.config.VIP_LEVELS));
   return { items, total: Number(count!.total) };
 }
 
@@ -74,7 +74,7 @@ export async function listAppeals(deps: Deps, query: { status: 'open' | 'resolve
 export async function getAppeal(deps: Deps, orderId: bigint) {
   const [row] = await deps.db.query<AppealRow>(`${APPEAL_SELECT} WHERE p.order_id = $1`, [orderId]);
   if (!row) throw new AppError('RECORD_NOT_FOUND');
-  return appealView(deps.db, row);
+  return appealView(deps.db, row, deps.config.VIP_LEVELS);
 }
 
 /**
@@ -138,7 +138,7 @@ export async function resolveAppeal(
         at: now,
       });
     } else {
-      await applyStep(tx, input.orderId, { kind: 'staff' }, { kind: 'resolve', outcome: input.outcome }, now);
+      await applyStep(tx, input.orderId, { kind: 'staff' }, { kind: 'resolve', outcome: input.outcome }, now, deps.config.VIP_LEVELS);
       // Both sides read the staff member's note, besides the outcome's own message.
       for (const userId of [order.buyer_id, order.seller_id]) {
         await messageUser(tx, userId, { title: 'notify.p2p.title', body: 'notify.p2p.appealNote' }, { orderNo: order.order_no, note: input.note }, now);
@@ -170,7 +170,7 @@ export async function resolveAppeal(
       });
     }
     const [after] = await tx.query<AppealRow>(`${APPEAL_SELECT} WHERE p.order_id = $1`, [input.orderId]);
-    const afterView = await appealView(tx, after!);
+    const afterView = await appealView(tx, after!, deps.config.VIP_LEVELS);
     await idempotency?.answerInTransaction(tx, afterView);
     return afterView;
   });

@@ -14,7 +14,7 @@ import type { UserAccountKind } from '../../persistence/ledger.store.ts';
 import { insertSwapQuote, type QuotedTick } from '../../persistence/swap-quotes.repository.ts';
 import { assetScales } from '../assets/account-balances.ts';
 import { swapQuoteView } from './swap-quote.view.ts';
-import { vipLevelOfUser } from '../vip/vip-levels.ts';
+import { vipTermsOfUser } from '../vip/vip-levels.ts';
 
 export interface SwapRequest {
   userId: bigint;
@@ -54,7 +54,7 @@ export async function createSwapQuote(deps: Deps, request: SwapRequest): Promise
   const fromPriceMinor = priceOf(request.fromAsset);
   const toPriceMinor = priceOf(request.toAsset);
   // The fee uses the user's VIP level at the time (ADR 0046); the quote keeps it.
-  const vipLevel = await vipLevelOfUser(deps.db, request.userId);
+  const vip = await vipTermsOfUser(deps.db, deps.config.VIP_LEVELS, request.userId);
 
   let priced: ReturnType<typeof priceSwap>;
   try {
@@ -67,7 +67,7 @@ export async function createSwapQuote(deps: Deps, request: SwapRequest): Promise
       priceScale: PRICE_SCALE,
       spreadBps: BigInt(deps.config.SWAP_SPREAD_BPS),
       feeBps: SWAP_FEE_BPS,
-      vipLevel,
+      vip,
     });
   } catch (error) {
     // Too small an amount: after rounding the user would receive nothing.

@@ -9,11 +9,13 @@ import {
   usdtSymbolOf,
   usdtValueMinor,
   USDT_SCALE,
-  VIP_LEVELS,
   vipDayOf,
   type VipLevel,
   type VipStanding,
+  type VipTerms,
+  vipTermsOf,
 } from '@keel/domain';
+import type { Config } from '../../config/env.ts';
 import type { Deps } from '../../deps.ts';
 import { appendAudit } from '../../persistence/audit.repository.ts';
 import type { Queryable } from '../../persistence/db.ts';
@@ -31,8 +33,11 @@ export const VIP_LEVELS_LINE = 'vip: levels computed';
 
 const usdt = (minor: bigint) => formatAmount(minor, USDT_SCALE);
 
+/** What the daily level job reads: the database, the clock, recorded prices and the configured table. */
+type LevelJobDeps = Pick<Deps, 'db' | 'now' | 'market'> & { config: Pick<Config, 'VIP_LEVELS'> };
+
 /** The published table as the API shows it (thresholds in whole USDT as decimal strings). */
-export function vipTableView(table: readonly VipLevel[] = VIP_LEVELS) {
+export function vipTableView(table: readonly VipLevel[]) {
   return table.map((each) => ({
     level: each.level,
     feeDiscountBps: each.feeDiscountBps,
@@ -46,10 +51,18 @@ export function vipTableView(table: readonly VipLevel[] = VIP_LEVELS) {
   }));
 }
 
-/** The level a user has now (0 without a row): what every fee reads at the time it is charged. */
+/** The level a user has now (0 without a row). */
 export async function vipLevelOfUser(db: Queryable, userId: bigint): Promise<number> {
   const [row] = await db.query<{ level: number }>('SELECT level FROM vip_levels WHERE user_id = $1', [userId]);
   return row?.level ?? 0;
+}
+
+/**
+ * What the user's level gives now under the configured table: what every fee and the daily
+ * withdrawal count read at the time they are charged or counted.
+ */
+export async function vipTermsOfUser(db: Queryable, table: readonly VipLevel[], userId: bigint): Promise<VipTerms> {
+  return vipTermsOf(await vipLevelOfUser(db, userId), table);
 }
 
 /**
@@ -111,7 +124,7 @@ async function setLevel(tx: Queryable, userId: bigint, level: number, source: 'r
  * makes a second grant for one (user, day) impossible; a killed batch commits nothing, and the
  * next pass (any node, after a restart) takes the same users again. Returns how many it computed.
  */
-export async function computeVipLevelsBatch(deps: Pick<Deps, 'db' | 'now' | 'market'>, batchSize = VIP_LEVEL_BATCH): Promise<number> {
+export async function computeVipLevelsBatch(deps: LevelJobDeps, batchSize = VIP_LEVEL_BATCH): Promise<number> {
   const now = deps.now();
   const day = vipDayOf(now.getTime());
   return deps.db.transaction(async (tx) => {
@@ -123,10 +136,11 @@ export async function computeVipLevelsBatch(deps: Pick<Deps, 'db' | 'now' | 'mar
     );
     for (const user of users) {
       const standing = await standingOf(deps, tx, user.id, now);
-      const ruleLevel = levelByRule(standing);
+      const ruleLevel = levelByRule(standing, deps.config.VIP_LEVELS);
       const applied = await applicationLevelOf(tx, user.id, now);
       const byApplication = applied !== null && applied.level > ruleLevel;
-      const level = byApplication ? applied.level : ruleLevel;
+      // A granted level the table no longer has falls to the highest published one below it.
+      const level = vipTermsOf(byApplication ? applied.level : ruleLevel, deps.config.VIP_LEVELS).level;
       await tx.query(
         `INSERT INTO vip_level_runs (user_id, day, volume_30d_usdt_minor, balance_usdt_minor, rule_level, level, computed_at)
          VALUES ($1, $2::date, $3, $4, $5, $6, $7)`,
@@ -139,7 +153,7 @@ export async function computeVipLevelsBatch(deps: Pick<Deps, 'db' | 'now' | 'mar
 }
 
 /** Every user's level for today, batch after batch until none is left. */
-export async function computeVipLevels(deps: Pick<Deps, 'db' | 'now' | 'market'>, batchSize = VIP_LEVEL_BATCH, onBatch?: (count: number) => void) {
+export async function computeVipLevels(deps: LevelJobDeps, batchSize = VIP_LEVEL_BATCH, onBatch?: (count: number) => void) {
   let total = 0;
   for (;;) {
     const count = await computeVipLevelsBatch(deps, batchSize);
@@ -150,7 +164,7 @@ export async function computeVipLevels(deps: Pick<Deps, 'db' | 'now' | 'market'>
 }
 
 /** The daily level job of one node: a look every `intervalMs`; today's work is done once per (user, day). */
-export function startVipLevelJob(deps: Pick<Deps, 'db' | 'now' | 'market' | 'logger'>, intervalMs = VIP_LEVEL_INTERVAL_MS) {
+export function startVipLevelJob(deps: LevelJobDeps & Pick<Deps, 'logger'>, intervalMs = VIP_LEVEL_INTERVAL_MS) {
   return startPeriodicPass(
     async () => {
       await computeVipLevels(deps, VIP_LEVEL_BATCH, (users) => deps.logger.info({ users }, VIP_LEVELS_LINE));
@@ -213,11 +227,11 @@ export async function myVip(deps: Deps, userId: bigint) {
   );
   const level = row?.level ?? 0;
   const standing = await standingOf(deps, deps.db, userId, now);
-  const progress = progressToNext(level, standing);
+  const progress = progressToNext(level, standing, deps.config.VIP_LEVELS);
   const states = await verificationStatesOf(deps.db, userId);
   const applications = await deps.db.query<ApplicationRow>(`${SELECT_APPLICATION} WHERE a.user_id = $1 ORDER BY a.id DESC LIMIT 20`, [userId]);
   return {
-    levels: vipTableView(),
+    levels: vipTableView(deps.config.VIP_LEVELS),
     level,
     source: row?.source ?? 'rule',
     since: row?.since.toISOString() ?? null,
@@ -241,7 +255,7 @@ export async function applyForVip(deps: Deps, userId: bigint, input: { level: nu
   const now = deps.now();
   const states = await verificationStatesOf(deps.db, userId);
   if (states.advanced.status !== 'verified') throw new AppError('ADVANCED_VERIFICATION_REQUIRED');
-  const target = VIP_LEVELS.find((each) => each.level === input.level);
+  const target = deps.config.VIP_LEVELS.find((each) => each.level === input.level);
   if (!target?.byApplication) throw new AppError('VIP_APPLICATION_NOT_ALLOWED', { reason: 'not_by_application' });
   return deps.db.transaction(async (tx) => {
     await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
@@ -287,7 +301,7 @@ export async function decideVipApplication(
     const standing = await standingOf(deps, tx, current.user_id, now);
     if (approved) {
       await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [current.user_id]);
-      const verdict = applicationVerdict(current.level, await vipLevelOfUser(tx, current.user_id), standing);
+      const verdict = applicationVerdict(current.level, await vipLevelOfUser(tx, current.user_id), standing, deps.config.VIP_LEVELS);
       if (!verdict.allowed) throw new AppError('VIP_APPLICATION_NOT_ALLOWED', { reason: verdict.reason });
     }
     await tx.query(

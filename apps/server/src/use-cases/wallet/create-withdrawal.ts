@@ -7,6 +7,7 @@ import {
   type WithdrawalAttempt,
   type WithdrawalRefusal,
   withdrawalRefusal,
+  vipTermsOf,
 } from '@keel/domain';
 import type { Deps } from '../../deps.ts';
 import type { Queryable } from '../../persistence/db.ts';
@@ -109,7 +110,7 @@ export async function createWithdrawal(
     loginPasswordChangedAtMs: input.user.login_password_changed_at?.getTime() ?? null,
     addressAddedAtMs: address.created_at.getTime(),
     requestsTodayCount: today.requests,
-    vipLevel: today.vipLevel,
+    vip: vipTermsOf(today.vipLevel, deps.config.VIP_LEVELS),
     usedTodayUsdtMinor: today.usedUsdtMinor,
     usdtValueMinor: valuation.usdtValueMinor,
   });

@@ -1,4 +1,4 @@
-import { levelByRule, vipDayOf } from '@keel/domain';
+import { DEFAULT_VIP_LEVELS, levelByRule, vipDayOf } from '@keel/domain';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkLedger } from '../../../src/persistence/ledger-check.ts';
 import { migrate } from '../../../src/persistence/migrate.ts';
@@ -34,7 +34,7 @@ describe('a crash in the middle of the daily VIP level run', () => {
       const index = Number(user.username.slice('vipcrash'.length));
       const holding = holdingOf(index);
       if (holding > 0) await fund(setupDb, user.id.toString(), 'USDT', String(holding));
-      expected.set(user.id.toString(), levelByRule({ volume30dUsdtMinor: 0n, balanceUsdtMinor: BigInt(holding) * 1_000_000n }));
+      expected.set(user.id.toString(), levelByRule({ volume30dUsdtMinor: 0n, balanceUsdtMinor: BigInt(holding) * 1_000_000n }, DEFAULT_VIP_LEVELS));
     }
     expect(new Set(expected.values())).toEqual(new Set([0, 1, 2]));
     await setupDb.close();

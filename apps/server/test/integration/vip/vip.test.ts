@@ -28,7 +28,7 @@ describe('VIP levels', () => {
   afterAll(() => t.close());
 
   const setPrice = (symbol: string, price: string) => t.market!.record([{ symbol, price, atMs: nowMs - 100 }]);
-  const runJob = () => computeVipLevels({ db: t.db, now, market: t.market!.service });
+  const runJob = () => computeVipLevels({ db: t.db, now, market: t.market!.service, config: t.config });
   const call = async <T>(method: 'GET' | 'POST', url: string, token: string | null, payload?: unknown, key?: string) =>
     (
       await t.app.inject({
