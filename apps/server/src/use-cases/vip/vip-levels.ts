@@ -23,6 +23,7 @@ import { toMinor } from '../../persistence/ledger.store.ts';
 import { startPeriodicPass } from '../../jobs/periodic-pass.ts';
 import type { StaffSession } from '../admin/staff-auth.ts';
 import { verificationStatesOf } from '../verification/submit-verification.ts';
+import { messageUser } from '../wallet/wallet-support.ts';
 
 const DAY_MS = 86_400_000;
 /** How often a node looks for users whose level for today is not computed yet. */
@@ -135,6 +136,7 @@ export async function computeVipLevelsBatch(deps: LevelJobDeps, batchSize = VIP_
       [day, batchSize],
     );
     for (const user of users) {
+      const before = await vipLevelOfUser(tx, user.id);
       const standing = await standingOf(deps, tx, user.id, now);
       const ruleLevel = levelByRule(standing, deps.config.VIP_LEVELS);
       const applied = await applicationLevelOf(tx, user.id, now);
@@ -147,6 +149,8 @@ export async function computeVipLevelsBatch(deps: LevelJobDeps, batchSize = VIP_
         [user.id, day, standing.volume30dUsdtMinor.toString(), standing.balanceUsdtMinor.toString(), ruleLevel, level, now],
       );
       await setLevel(tx, user.id, level, byApplication ? 'application' : 'rule', byApplication ? applied.id : null, now);
+      // Told in the same transaction as the change: once per change, never for a day that keeps the level.
+      if (level !== before) await tellLevelChanged(tx, user.id, { before, after: vipTermsOf(level, deps.config.VIP_LEVELS), standing, byApplication, day }, now);
     }
     return users.length;
   });
@@ -170,6 +174,37 @@ export function startVipLevelJob(deps: LevelJobDeps & Pick<Deps, 'logger'>, inte
       await computeVipLevels(deps, VIP_LEVEL_BATCH, (users) => deps.logger.info({ users }, VIP_LEVELS_LINE));
     },
     { intervalMs, logger: deps.logger, failure: 'vip: level pass failed' },
+  );
+}
+
+const percentOf = (bps: number) => (bps / 100).toString();
+
+/**
+ * The user's message when the daily job changes their level (ADR 0046): the level before and now,
+ * why (the rule's figures of the day, or a valid application), and what the level gives.
+ */
+async function tellLevelChanged(
+  tx: Queryable,
+  userId: bigint,
+  change: { before: number; after: VipTerms; standing: VipStanding; byApplication: boolean; day: string },
+  at: Date,
+) {
+  const raised = change.after.level > change.before;
+  await messageUser(
+    tx,
+    userId,
+    raised ? { title: 'notify.vip.raised.title', body: 'notify.vip.raised.body' } : { title: 'notify.vip.lowered.title', body: 'notify.vip.lowered.body' },
+    {
+      level: String(change.after.level),
+      before: String(change.before),
+      day: change.day,
+      volume: usdt(change.standing.volume30dUsdtMinor),
+      balance: usdt(change.standing.balanceUsdtMinor),
+      discount: percentOf(change.after.feeDiscountBps),
+      extra: String(change.after.extraDailyWithdrawals),
+      how: change.byApplication ? 'application' : 'rule',
+    },
+    at,
   );
 }
 
@@ -318,6 +353,16 @@ export async function decideVipApplication(
       ],
     );
     if (approved) await setLevel(tx, current.user_id, current.level, 'application', current.id, now);
+    const granted = vipTermsOf(current.level, deps.config.VIP_LEVELS);
+    await messageUser(
+      tx,
+      current.user_id,
+      approved
+        ? { title: 'notify.vip.approved.title', body: 'notify.vip.approved.body' }
+        : { title: 'notify.vip.rejected.title', body: 'notify.vip.rejected.body' },
+      { level: String(current.level), discount: percentOf(granted.feeDiscountBps), extra: String(granted.extraDailyWithdrawals), reason: input.reason ?? '' },
+      now,
+    );
     await appendAudit(tx, {
       staffId: staff.staff.id,
       action: approved ? 'vip.application.approve' : 'vip.application.reject',

@@ -42,6 +42,17 @@ describe('VIP levels from the configured table', () => {
     await runJob();
     const mine = await call(t.app, 'GET', '/home/vip/mine', user.token);
     expect(mine.data).toMatchObject({ level: 1, progress: { next: 2, volume: null, balance: { have: '1200.000000', need: '5000.000000' } } });
+    // The change is told once, with why and what the level gives; a second run of the day tells nothing.
+    expect(await runJob()).toBe(0);
+    const messages = await call(t.app, 'GET', '/home/user/messages?page=1&pageSize=20', user.token);
+    const told = (messages.data.items as { title: string; body: string }[]).filter((each) => each.title.includes('VIP'));
+    expect(told).toEqual([
+      expect.objectContaining({
+        title: 'Your VIP level is now 1',
+        body: expect.stringMatching(/from 0 to 1 on 2026-11-29 \(UTC\), by the published rule: 30-day swap volume 0\.000000 USDT, balance 1200\.000000 USDT\. Level 1 takes 25 % off/),
+      }),
+    ]);
+    expect(told[0]!.body).toContain('3 more withdrawal requests a day');
 
     const quote = await call(t.app, 'POST', '/home/assets/swap/quote', user.token, { fromAsset: 'USDT', toAsset: 'BTC', amount: '100' });
     // Fee 111 sat before the discount; 25 % off = 27.75 → 27 sat (rounded down); 84 charged.

@@ -241,6 +241,11 @@ describe('VIP levels', () => {
     expect(mine.data).toMatchObject({ level: 3, source: 'application' });
     const [audit] = await t.db.query<{ action: string; target_id: string }>(`SELECT action, target_id FROM audit_log WHERE action LIKE 'vip.%'`);
     expect(audit).toEqual({ action: 'vip.application.approve', target_id: user.userId });
+    // The applicant is told, with what the level gives and for how long.
+    const messages = await call<{ items: { title: string; body: string }[] }>('GET', '/home/user/messages?page=1&pageSize=20', user.token);
+    const decision = messages.data.items.find((each) => each.title === 'VIP application approved: level 3');
+    expect(decision?.body).toContain('takes 30 % off the swap, P2P release, leveraged and futures fees and gives 5 more withdrawal requests a day');
+    expect(decision?.body).toContain('lasts 30 days');
 
     // The daily job keeps a valid application's level above the rule's (120,000 balance → level 2 by the rule).
     nowMs += DAY_MS;
