@@ -220,6 +220,7 @@ export * from './verification/verification.contracts.ts';
 export * from './vip/vip.contracts.ts';
 export * from './index/index.contracts.ts';
 export * from './index/index.addresses.ts';
+export * from './content/content.addresses.ts';
 export * from './admin/admin.contracts.ts';
 export * from './admin/staff.contracts.ts';
 export * from './admin/two-person.contracts.ts';

@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { serviceUrlAddress } from '@keel/contracts';
 import { contractKey } from '@keel/ui';
 import { type FormEvent, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -8,7 +9,6 @@ import { Button, Card, LoadFailedNotice } from '../../shared/ui/components.tsx';
 import { ChevronIcon } from '../../shared/ui/icons.tsx';
 import { useToast } from '../../shared/ui/toast.tsx';
 import { isOpenableServiceUrl } from '../service-fab/fab-logic.ts';
-import { serviceUrlAddress } from './content-addresses.ts';
 import { SEARCH_MAX_LENGTH, searchTerm } from './content-logic.ts';
 import { categoryKeys, PagedContentRows } from './ContentLists.tsx';
 import { type HelpCategory, useContentList, useHelpCategories, useHelpSearch, useReaderLang } from './useContent.ts';

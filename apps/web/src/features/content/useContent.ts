@@ -1,20 +1,23 @@
-import { ApiError, type ContentArticle, type ContentSummary, errorCatalogue } from '@keel/contracts';
-import { loadFailed, useContractQuery } from '../../shared/api/queries.ts';
-import { usePagedQuery } from '../../shared/api/usePagedQuery.ts';
-import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import {
+  ApiError,
+  type ContentArticle,
+  type ContentSummary,
+  errorCatalogue,
   getAboutAddress,
   getContentAddress,
   getContentHomeAddress,
   listContentAddress,
   listHelpCategoriesAddress,
   searchHelpAddress,
-} from './content-addresses.ts';
+} from '@keel/contracts';
+import { loadFailed, useContractQuery } from '../../shared/api/queries.ts';
+import { usePagedQuery } from '../../shared/api/usePagedQuery.ts';
+import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 
 /**
  * The content reader's reads (issue 20). Every one is public (no session needed) and names the
  * language shown (`lang`), so each language is its own cached answer and a change of language asks
- * again. Through addresses (content-addresses.ts): the home and market tabs use these too.
+ * again. Through addresses (contracts' content.addresses.ts): the home and market tabs use these too.
  */
 
 export type HelpCategory = NonNullable<ContentSummary['category']>;
