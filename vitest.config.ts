@@ -11,6 +11,8 @@ export default defineConfig({
           name: 'unit',
           include: ['packages/*/src/**/*.test.{ts,tsx}', 'apps/*/src/**/*.test.{ts,tsx}'],
           environment: 'node',
+          // Vitest's default is one worker fewer than the cores: one on the CI machine's two.
+          maxWorkers: 2,
         },
         // The user app's texts are imported in parts (`?part=start`), which the build's plugin makes.
         plugins: [precompiledCatalogues({ forTests: true })],
@@ -19,6 +21,10 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['apps/server/test/integration/**/*.test.ts'],
+          // Two files at a time on the CI machine's two cores (Vitest's default would run one): each
+          // file has its own database (a PGlite instance, or a schema on PostgreSQL), so they never
+          // share rows. The suite took ~630 s on PGlite with one worker on a quiet machine.
+          maxWorkers: 2,
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

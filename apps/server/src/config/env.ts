@@ -48,6 +48,25 @@ function addressList(network: WalletNetwork) {
 }
 
 /**
+ * A setting written as text that a domain parser reads (products, the VIP table): the parser's own
+ * error becomes the start-up problem, with its reason; any other error is a bug and is thrown.
+ */
+function parsedText<T>(fallback: string, parse: (text: string) => T, problem: new (message: string) => Error) {
+  return z
+    .string()
+    .default(fallback)
+    .transform((text, context) => {
+      try {
+        return parse(text);
+      } catch (error) {
+        if (!(error instanceof problem)) throw error;
+        context.addIssue({ code: 'custom', message: error.message });
+        return z.NEVER;
+      }
+    });
+}
+
+/**
  * Every setting of the server, read once from the environment at start-up. `.env.example` lists
  * them all; a bad value stops start-up with one line per problem.
  */
@@ -289,18 +308,7 @@ const envSchema = z.object({
    * Products, comma-separated `cycleSeconds/yieldPercent/minStake/maxStake`, `/off` appended to
    * switch one off (its open orders still settle), e.g. `30/80/10/5000,60/82/10/10000/off`.
    */
-  OPTIONS_PRODUCTS: z
-    .string()
-    .default(DEFAULT_OPTION_PRODUCTS_TEXT)
-    .transform((text, context) => {
-      try {
-        return parseOptionProducts(text);
-      } catch (error) {
-        if (!(error instanceof OptionProductsError)) throw error;
-        context.addIssue({ code: 'custom', message: error.message });
-        return z.NEVER;
-      }
-    }),
+  OPTIONS_PRODUCTS: parsedText(DEFAULT_OPTION_PRODUCTS_TEXT, parseOptionProducts, OptionProductsError),
   /** A closing tick observed later than this after expiry is no price at expiry: the order is void, the stake returned. */
   OPTIONS_CLOSE_TICK_MAX_DELAY_MS: z.coerce.number().int().min(1_000).max(300_000).default(10_000),
   /** Orders are refused while the last recorded tick of the market is older than this (no stale opening price). */
@@ -315,18 +323,7 @@ const envSchema = z.object({
    * appended where staff may grant the level on application. Level 0 is implied. An incoherent
    * table (a gap, a higher level worse or easier to reach, an unreachable level) stops start-up.
    */
-  VIP_LEVELS: z
-    .string()
-    .default(DEFAULT_VIP_LEVELS_TEXT)
-    .transform((text, context) => {
-      try {
-        return parseVipLevels(text);
-      } catch (error) {
-        if (!(error instanceof VipLevelsError)) throw error;
-        context.addIssue({ code: 'custom', message: error.message });
-        return z.NEVER;
-      }
-    }),
+  VIP_LEVELS: parsedText(DEFAULT_VIP_LEVELS_TEXT, parseVipLevels, VipLevelsError),
   /** How often each node looks for users whose level for today is not computed yet. */
   VIP_LEVEL_INTERVAL_MS: z.coerce.number().int().min(100).max(86_400_000).default(600_000),
 
