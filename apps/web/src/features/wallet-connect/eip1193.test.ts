@@ -34,7 +34,12 @@ describe('EIP-1193 wallet connect (client)', () => {
 
   it('signs the message as UTF-8 hex', async () => {
     let seen: unknown[] = [];
-    const signer = { request: async ({ params }: { method: string; params?: unknown[] }) => ((seen = params ?? []), '0xsig') };
+    const signer = {
+      request: async ({ params }: { method: string; params?: unknown[] }) => {
+        seen = params ?? [];
+        return '0xsig';
+      },
+    };
     expect(await signWithProvider(signer, 'hé', '0xabc')).toBe('0xsig');
     expect(seen).toEqual(['0x68c3a9', '0xabc']);
   });
