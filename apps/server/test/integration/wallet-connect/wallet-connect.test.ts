@@ -1,7 +1,7 @@
 import { privateKeyToAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { createTestApp, staffTotpCode, TEST_STAFF_TOTP_SECRET, type TestApp } from '../../helpers/test-app.ts';
 import { call, walletUser, type WalletUser } from '../../helpers/wallet.ts';
 
 // Issue 21, wallet connect by a signed message (ADR 0047): bind with the payment password, log in
@@ -13,6 +13,8 @@ const ORIGIN = 'https://keel.example';
 // Fixed test keys (the well-known first Anvil/Hardhat accounts): never real funds.
 const alice = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
 const bob = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
+const carol = privateKeyToAccount('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a');
+const dave = privateKeyToAccount('0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6');
 
 type Account = typeof alice;
 
@@ -184,5 +186,40 @@ describe('wallet connect (EIP-4361)', () => {
     expect(done.data).toMatchObject({ address: null });
     refusedWith(await call(t.app, 'POST', '/home/wallet-connect/unbind', owner.token, { paymentPassword: '135790' }), 'not_bound');
     expect((await login(await signed(alice, 'login'))).msg).toBe('login failed');
+  });
+
+  it('asks a two-step account for its code: the same signed message comes back with it, and a wrong code spends it', async () => {
+    const twoStep = await user();
+    expect((await bind(twoStep, await signed(carol, 'bind'))).code).toBe(200);
+    await t.db.query('UPDATE users SET totp_secret = $2 WHERE id = $1', [twoStep.userId, TEST_STAFF_TOTP_SECRET]);
+    const body = await signed(carol, 'login');
+    expect((await login(body)).msg).toBe('two-step code required');
+    expect((await login({ ...body, totp: '000000' === staffTotpCode(new Date()) ? '111111' : '000000' })).msg).toBe('wrong verification code');
+    refusedWith(await login({ ...body, totp: staffTotpCode(new Date()) }), 'nonce_used');
+    const again = await login({ ...(await signed(carol, 'login')), totp: staffTotpCode(new Date()) });
+    expect(again.code).toBe(200);
+    expect(again.data.userId).toBe(twoStep.userId);
+  });
+
+  it('lets only one of two accounts binding the same address at once have it', async () => {
+    const [first, second] = await Promise.all([user(), user()]);
+    const [a, b] = await Promise.all([signed(dave, 'bind'), signed(dave, 'bind')]);
+    const answers = await Promise.all([bind(first, a), bind(second, b)]);
+    expect(answers.filter((answer) => answer.code === 200)).toHaveLength(1);
+    refusedWith(answers.find((answer) => answer.code !== 200)!, 'bound_elsewhere');
+    const [row] = await t.db.query<{ count: number }>('SELECT count(*)::int AS count FROM wallet_bindings WHERE address = $1', [dave.address]);
+    expect(row!.count).toBe(1);
+  });
+
+  it('never answers 500 to a malformed message or signature', async () => {
+    const who = await user();
+    for (const body of [
+      { message: '\u0000\n\n', signature: '0x' },
+      { message: 'x wants you to sign in with your Ethereum account:\n0x1234\n\nURI: ::\nVersion: 9\nChain ID: abc\nNonce: !\nIssued At: never', signature: `0x${'ff'.repeat(65)}` },
+      { message: (await nonceFor(alice, 'bind')).message, signature: `0x${'1b'.repeat(65)}` },
+    ]) {
+      const answers = [await login(body), await bind(who, body)];
+      for (const answer of answers) expect(answer.code).toBe(400);
+    }
   });
 });
