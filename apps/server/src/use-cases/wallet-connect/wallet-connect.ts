@@ -15,7 +15,9 @@ import type { Deps } from '../../deps.ts';
 import type { Queryable } from '../../persistence/db.ts';
 import { createUserSession, type NewSession } from '../../persistence/sessions.repository.ts';
 import type { UserRow } from '../../persistence/users.repository.ts';
+import { publishToUser } from '../../realtime/publish.ts';
 import { checkPaymentPassword } from '../user/check-payment-password.ts';
+import { messageUser } from '../wallet/wallet-support.ts';
 import { acceptTotpCode } from '../user/two-step-login.ts';
 
 /**
@@ -182,8 +184,11 @@ export async function bindWallet(deps: Deps, user: UserRow, input: { message: st
         'INSERT INTO wallet_bindings (user_id, address, chain_id, bound_at) VALUES ($1, $2, $3, $4) RETURNING *',
         [user.id, checked.address, checked.chainId, now],
       );
+      // The user hears of it: someone else in their session could log in with their own wallet from now on.
+      await messageUser(tx, user.id, { title: 'notify.walletConnect.bound.title', body: 'notify.walletConnect.bound.body' }, { address: checked.address }, now);
       return inserted!;
     });
+    await publishToUser(deps, user.id, { kind: 'message', unread: true });
     return bindingView(deps, row);
   } catch (error) {
     // Two accounts binding the same address at once: the unique index decides.

@@ -93,6 +93,8 @@ describe('wallet connect (EIP-4361)', () => {
     const bound = await bind(owner, body);
     expect(bound.code).toBe(200);
     expect(bound.data).toMatchObject({ address: alice.address, chainId: 1 });
+    const [message] = await t.db.query<{ title: string; body: string }>('SELECT title, body FROM messages WHERE user_id = $1 ORDER BY id DESC LIMIT 1', [owner.userId]);
+    expect(message).toMatchObject({ title: 'Wallet bound to your account', body: expect.stringContaining(alice.address) });
     const shown = await call(t.app, 'GET', '/home/wallet-connect', owner.token);
     expect(shown.data).toMatchObject({ address: alice.address, boundAt: expect.any(String) });
     // The same signed message again is a replay.
