@@ -247,7 +247,7 @@ const envSchema = z.object({
    */
   PUBLIC_ORIGIN: z
     .url({ protocol: /^https?$/ })
-    .refine((text) => new URL(text).origin === text.replace(/\/$/, ''), 'an origin only: scheme, host and port, no path')
+    .refine((text) => new URL(text).origin === text.replace(/\/$/, '').toLowerCase(), 'an origin only: scheme, host and port, no path')
     .transform((text) => new URL(text).origin)
     .optional(),
   /** The EIP-155 chain id a wallet-connect message must name (1: Ethereum mainnet). */
