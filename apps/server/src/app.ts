@@ -53,6 +53,7 @@ import { securityRoutes } from './http/routes/security.routes.ts';
 import { userRoutes } from './http/routes/user.routes.ts';
 import { verificationRoutes } from './http/routes/verification.routes.ts';
 import { vipRoutes } from './http/routes/vip.routes.ts';
+import { walletConnectRoutes } from './http/routes/wallet-connect.routes.ts';
 import { startVipLevelJob } from './use-cases/vip/vip-levels.ts';
 import { walletAdminRoutes, walletRoutes } from './http/routes/wallet.routes.ts';
 import { p2pAdminRoutes, p2pRoutes } from './http/routes/p2p.routes.ts';
@@ -68,6 +69,7 @@ export const allRoutes: readonly RouteHandler[] = [
   ...securityRoutes,
   ...verificationRoutes,
   ...vipRoutes,
+  ...walletConnectRoutes,
   ...adminRoutes,
   ...staffRoutes,
   ...assetsRoutes,

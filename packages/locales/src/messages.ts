@@ -26,7 +26,23 @@ export type MessageValues = Record<string, string | number>;
  * (the feature areas' own pages), fetched when the first such page opens. Areas here are a `web.*`
  * key's second part; every other area is in `start`.
  */
-export const webStartAreas = ['app', 'auth', 'login', 'register', 'forget', 'legal', 'agreement', 'language', 'service', 'common', 'field', 'validation', 'error'] as const;
+export const webStartAreas = [
+  'app',
+  'auth',
+  'login',
+  'register',
+  'forget',
+  'legal',
+  'agreement',
+  'language',
+  'service',
+  'common',
+  'field',
+  'validation',
+  'error',
+  // "Log in with wallet" and its refusals are on the login page (ADR 0047).
+  'walletConnect',
+] as const;
 
 /** The areas of the tab bar and the five tabs (home, trade, market, assets, mine) and their shared parts. */
 export const webTabAreas = ['tab', 'home', 'options', 'market', 'assets', 'account', 'my', 'amount', 'message'] as const;

@@ -67,6 +67,8 @@ export interface StartServerOptions {
    * database. Such a node runs no market feed (`market` is ignored: one feed per database).
    */
   sharedDb?: E2eServer;
+  /** Listen on this port of 127.0.0.1 instead of a free one (a test that must know its origin beforehand, e.g. PUBLIC_ORIGIN). */
+  port?: number;
 }
 
 /** The fresh database each first node creates, by server, for second nodes to open another pool on. */
@@ -128,7 +130,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<E2e
   // `now` only when asked for, so a server without a clock is built exactly as before.
   const app = await buildApp({ config, db, market, storage, events, optionsSettleIntervalMs: 200, ...(clock ? { now } : {}) });
   await market?.start(app.log);
-  await app.listen({ host: '127.0.0.1', port: 0 });
+  await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('the server did not report a TCP port');
   const server: E2eServer = {

@@ -259,6 +259,18 @@ const envSchema = z.object({
     .string()
     .regex(/^([01]\d|2[0-3]):[0-5]\d-(([01]\d|2[0-3]):[0-5]\d|24:00)$/, 'like 08:00-20:00 (UTC)')
     .optional(),
+  /**
+   * Keel's public origin, as users' browsers see it (scheme, host and port when not the default):
+   * a wallet-connect message (EIP-4361, ADR 0047) must name its host as the domain and a URI on it.
+   * Unset: http://localhost:<PORT>.
+   */
+  PUBLIC_ORIGIN: z
+    .url({ protocol: /^https?$/ })
+    .refine((text) => new URL(text).origin === text.replace(/\/$/, '').toLowerCase(), 'an origin only: scheme, host and port, no path')
+    .transform((text) => new URL(text).origin)
+    .optional(),
+  /** The EIP-155 chain id a wallet-connect message must name (1: Ethereum mainnet). */
+  WALLET_CONNECT_CHAIN_ID: z.coerce.number().int().min(1).max(2 ** 31 - 1).default(1),
   /** Withdrawal requests per user per UTC day. */
   WITHDRAWAL_DAILY_COUNT: z.coerce.number().int().min(1).max(1_000).default(10),
   /** Hours before a newly added withdrawal address can be used. */

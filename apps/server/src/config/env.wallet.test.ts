@@ -40,4 +40,14 @@ describe('wallet configuration', () => {
     expect(settings.twoPersonAboveUsdtMinor).toBe(2_500_000_000n);
     expect(walletSettingsFrom(config).channels.get('ETH')?.depositReview).toBe('staff');
   });
+
+  it('reads the public origin and the chain a wallet-connect message must name (ADR 0047)', () => {
+    expect(loadConfig({}).PUBLIC_ORIGIN).toBeUndefined();
+    expect(loadConfig({}).WALLET_CONNECT_CHAIN_ID).toBe(1);
+    expect(loadConfig({ PUBLIC_ORIGIN: 'https://Keel.example/' }).PUBLIC_ORIGIN).toBe('https://keel.example');
+    expect(loadConfig({ PUBLIC_ORIGIN: 'http://127.0.0.1:8080' }).PUBLIC_ORIGIN).toBe('http://127.0.0.1:8080');
+    expect(() => loadConfig({ PUBLIC_ORIGIN: 'https://keel.example/app' })).toThrow(/PUBLIC_ORIGIN: an origin only/);
+    expect(() => loadConfig({ PUBLIC_ORIGIN: 'ftp://keel.example' })).toThrow(/PUBLIC_ORIGIN/);
+    expect(() => loadConfig({ WALLET_CONNECT_CHAIN_ID: '0' })).toThrow(/WALLET_CONNECT_CHAIN_ID/);
+  });
 });

@@ -33,6 +33,7 @@ import {
 } from './proof/proof.contracts.ts';
 import { getTransparencyContract } from './transparency/transparency.contracts.ts';
 import { invitationContracts } from './invitations/invitations.contracts.ts';
+import { walletConnectContracts } from './wallet-connect/wallet-connect.contracts.ts';
 import { contentContracts } from './content/content.contracts.ts';
 import { applyForVipContract, decideVipApplicationContract, listVipApplicationsContract, myVipContract, vipLevelsContract } from './vip/vip.contracts.ts';
 import { listAccountsContract, listRecordsContract, transferBetweenAccountsContract } from './assets/assets.contracts.ts';
@@ -218,6 +219,7 @@ export * from './user/user.addresses.ts';
 export * from './user/security.contracts.ts';
 export * from './verification/verification.contracts.ts';
 export * from './vip/vip.contracts.ts';
+export * from './wallet-connect/wallet-connect.contracts.ts';
 export * from './index/index.contracts.ts';
 export * from './index/index.addresses.ts';
 export * from './content/content.addresses.ts';
@@ -448,6 +450,7 @@ export const allContracts = [
   requestLiabilitySnapshotContract,
   getTransparencyContract,
   ...invitationContracts,
+  ...walletConnectContracts,
   ...contentContracts,
   vipLevelsContract,
   myVipContract,

@@ -343,6 +343,8 @@ const CASES: Record<string, SweepCase> = {
  * the reason. Keep this list short: anything owned by someone needs a case above.
  */
 const REVIEWED_NOT_OWNED: Record<string, string> = {
+  'POST /home/wallet-connect/nonce':
+    'chainId names an EIP-155 chain (a public number, only the configured one accepted), not a record anyone owns; the nonce is public and proves nothing until signed (wallet-connect tests)',
   'POST /home/earn/subscriptions': 'productId names an earn product, a public offer every user may subscribe to (earn tests)',
   'POST /home/admin/earn/changes':
     'productId names an earn product, which no user or staff member owns: an admin proposes a change to it, applied only on a second admin’s approval (earn-staff tests)',

@@ -7,6 +7,7 @@ import { useLoggedIn } from '../../shared/api/session.ts';
 import { applyRefusal, bodySchema, FormError, useContractForm, useFieldProps } from '../../shared/forms/index.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Button, Notice, TextField } from '../../shared/ui/components.tsx';
+import { WalletLoginButton } from '../wallet-connect/WalletLoginButton.tsx';
 import { AgreementCheckbox } from './AgreementCheckbox.tsx';
 import { AuthHeader } from './AuthHeader.tsx';
 import { retryAfterSeconds } from './code-wait.ts';
@@ -122,6 +123,7 @@ export function LoginForm() {
         <Button type="submit" block busy={busy} disabled={wait.seconds > 0} data-testid="login-submit">
           {t('web.login.submit')}
         </Button>
+        <WalletLoginButton onLoggedIn={() => navigate(safeRedirect(redirect), { replace: true })} />
         <p className="auth-switch">
           {t('web.login.noAccount')}{' '}
           <Link to={redirect && redirect !== FAIL400 ? `/register?redirect=${encodeURIComponent(redirect)}` : '/register'}>

@@ -8,14 +8,16 @@ import { ContactMethodsForm } from './ContactMethodsForm.tsx';
 import { NicknameForm } from './NicknameForm.tsx';
 import { SessionsList } from './SessionsList.tsx';
 import { TotpSettings } from './TotpSettings.tsx';
+import { WalletConnectSettings } from '../wallet-connect/WalletConnectSettings.tsx';
 import '../auth/auth.css';
 
 /**
  * The types of /safeSetting/{type} (spec section 2 names the route, not its types):
  * email and phone (bind or change with a code), nickname (once), antiphishing, contact (P2P
- * contact methods), sessions (active devices) and totp (two-step login).
+ * contact methods), sessions (active devices), totp (two-step login) and wallet (wallet connect by
+ * a signed message, ADR 0047).
  */
-export const safeSettingTypes = ['email', 'phone', 'nickname', 'antiphishing', 'contact', 'sessions', 'totp'] as const;
+export const safeSettingTypes = ['email', 'phone', 'nickname', 'antiphishing', 'contact', 'sessions', 'totp', 'wallet'] as const;
 export type SafeSettingType = (typeof safeSettingTypes)[number];
 
 const pages: Record<SafeSettingType, { title: MessageKey; body: () => ReactNode }> = {
@@ -26,6 +28,7 @@ const pages: Record<SafeSettingType, { title: MessageKey; body: () => ReactNode 
   contact: { title: 'web.settings.contactMethods', body: () => <ContactMethodsForm /> },
   sessions: { title: 'web.settings.sessions', body: () => <SessionsList /> },
   totp: { title: 'web.settings.totp', body: () => <TotpSettings /> },
+  wallet: { title: 'web.settings.wallet', body: () => <WalletConnectSettings /> },
 };
 
 export function isSafeSettingType(value: string | undefined): value is SafeSettingType {

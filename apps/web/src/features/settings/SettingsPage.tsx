@@ -74,6 +74,7 @@ export function SettingsPage() {
             value={overview ? (overview.totpEnabled ? t('web.settings.on') : t('web.settings.off')) : ''}
             testId="setting-totp"
           />
+          <SettingsRow to="/safeSetting/wallet" icon={<WalletIcon />} label={t('web.settings.wallet')} testId="setting-wallet" />
           <SettingsRow
             to="/safeSetting/antiphishing"
             icon={<ShieldIcon />}

@@ -47,6 +47,11 @@ function AddressRow({
         <span className="state-badge" data-testid="address-row-network">
           <NetworkName network={item.network} />
         </span>
+        {item.ownershipProven && (
+          <span className="state-badge state-verified" data-testid="address-row-proven" title={t('web.walletConnect.provenHint')}>
+            {t('web.walletConnect.proven')}
+          </span>
+        )}
       </div>
       <MonoText value={item.address} testId="address-row-address" />
       {held ? (

@@ -9,6 +9,8 @@ const sessionData = z.object({
   expiresAt: z.string(),
   user: publicUserSchema,
 });
+/** A new session, as every login answers (password or wallet). */
+export const authSessionSchema = sessionData;
 
 /** Where a code is sent: an e-mail address or a phone (SMS). */
 export const codeChannelSchema = z.enum(['email', 'sms']);

@@ -160,6 +160,11 @@ export const withdrawalAddressSchema = z.object({
   createdAt: z.string(),
   /** A new address can be used for withdrawals from this time on (the published hold). */
   usableFrom: z.string(),
+  /**
+   * The user proved they hold this address by signing a wallet-connect message (ADR 0047): it was
+   * their bound wallet when added. The hold applies all the same.
+   */
+  ownershipProven: z.boolean(),
 });
 
 export const listWithdrawalAddressesContract = defineContract({

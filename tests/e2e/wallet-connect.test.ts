@@ -1,0 +1,178 @@
+import { createServer } from 'node:net';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newPhoneContext, openLoggedIn, storage } from './helpers/browser.ts';
+import { callApi } from './helpers/identity.ts';
+import { type E2eServer, registerUser, startServer, uniqueUsername } from './helpers/server.ts';
+
+// Wallet connect by a signed message in the browser (issue 21, ADR 0047): an EIP-1193 provider is
+// injected into the page (window.ethereum), backed by a viem local account in the test process.
+// Bind with the payment password, log out, log in with the wallet, add the address to the
+// withdrawal address book as ownership-proven; and the refusals: no wallet, the user declines,
+// a replayed signed message.
+
+// A fixed test key (the first Anvil/Hardhat account): never real funds.
+const wallet = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
+
+let server: E2eServer;
+let browser: Browser;
+let context: BrowserContext;
+/** What the injected wallet does when asked to sign: sign, or refuse as a user would (4001). */
+let walletMode: 'sign' | 'reject' = 'sign';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+beforeAll(async () => {
+  const port = await freePort();
+  [server, browser] = await Promise.all([startServer({ market: false, port, env: { PUBLIC_ORIGIN: `http://127.0.0.1:${port}` } }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+afterEach(async () => {
+  await context?.close();
+});
+
+/** A phone context whose pages have window.ethereum, answered by `wallet` in this process. */
+async function contextWithWallet(): Promise<BrowserContext> {
+  const created = await newPhoneContext(browser, server.baseUrl);
+  await created.exposeFunction('__keelTestWallet', async (method: string, params: unknown[] = []) => {
+    switch (method) {
+      case 'eth_requestAccounts':
+      case 'eth_accounts':
+        return { result: [wallet.address] };
+      case 'eth_chainId':
+        return { result: '0x1' };
+      case 'personal_sign': {
+        if (walletMode === 'reject') return { error: { code: 4001, message: 'User rejected the request.' } };
+        const message = Buffer.from(String(params[0]).slice(2), 'hex').toString('utf8');
+        return { result: await wallet.signMessage({ message }) };
+      }
+      default:
+        return { error: { code: 4200, message: `unsupported ${method}` } };
+    }
+  });
+  await created.addInitScript(() => {
+    const call = (window as unknown as { __keelTestWallet: (method: string, params?: unknown[]) => Promise<{ result?: unknown; error?: { code: number; message: string } }> })
+      .__keelTestWallet;
+    (window as unknown as { ethereum: unknown }).ethereum = {
+      isTestWallet: true,
+      async request({ method, params }: { method: string; params?: unknown[] }) {
+        const answer = await call(method, params);
+        if (answer.error) throw Object.assign(new Error(answer.error.message), { code: answer.error.code });
+        return answer.result;
+      },
+    };
+  });
+  return created;
+}
+
+async function setPaymentPassword(token: string, password: string) {
+  const answer = await callApi(server, 'PUT', '/home/user/payment-password', token, {
+    loginPassword: password,
+    paymentPassword: '135790',
+    confirmPaymentPassword: '135790',
+  });
+  expect(answer.code).toBe(200);
+}
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .flatMap((violation) => violation.nodes.map((node) => `${violation.impact} ${violation.id}: ${node.target.join(' ')}`));
+}
+
+describe('wallet connect (EIP-4361) in the browser', () => {
+  it('binds with the payment password, logs in by wallet after logging out, adds a proven address; a replay is refused', async () => {
+    walletMode = 'sign';
+    const user = await registerUser(server.baseUrl, uniqueUsername('siwe'));
+    await setPaymentPassword(user.token, user.password);
+    context = await contextWithWallet();
+    const page = await openLoggedIn(context, user, '/person/setting');
+    await page.getByTestId('setting-wallet').click();
+    await page.waitForURL((url) => url.pathname === '/safeSetting/wallet');
+    await page.getByTestId('wallet-not-bound').waitFor();
+    expect(await page.getByTestId('wallet-never-asks').textContent()).toContain('never asks for your seed phrase, your private key or a token approval');
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(await page.getByRole('main').count()).toBe(1);
+
+    await page.getByTestId('wallet-payment-password').fill('135790');
+    await page.getByTestId('wallet-connect-button').click();
+    await page.getByTestId('wallet-bound').waitFor();
+    expect(await page.getByTestId('wallet-bound-address').getAttribute('data-address')).toBe(wallet.address);
+    expect(await page.getByTestId('wallet-bound-address').textContent()).toBe(`${wallet.address.slice(0, 6)}…${wallet.address.slice(-4)}`);
+
+    // Add it to the address book: ownership-proven, and still under the published hold.
+    await page.getByTestId('wallet-add-to-book').click();
+    await page.getByTestId('wallet-in-book').waitFor();
+    await page.goto('/assets/WalletAddress/manage');
+    const proven = page.getByTestId('address-row-proven');
+    await proven.waitFor();
+    expect(await proven.textContent()).toBe('Ownership proven');
+    await page.getByTestId('address-row-usable-from').first().waitFor();
+
+    // Log out, then log in with the wallet.
+    await page.goto('/my');
+    await page.getByTestId('logout').click();
+    await page.waitForURL((url) => url.pathname === '/login');
+    expect(await storage(page, 'token')).toBeNull();
+    let firstLogin: string | undefined;
+    page.on('request', (request) => {
+      if (request.url().endsWith('/home/wallet-connect/login') && firstLogin === undefined) firstLogin = request.postData() ?? undefined;
+    });
+    await page.getByTestId('wallet-login-button').click();
+    await page.waitForURL((url) => url.pathname !== '/login');
+    expect(await storage(page, 'userId')).toBe(user.userId);
+
+    // Log out again and send the first signed message once more: refused as used.
+    await page.goto('/my');
+    await page.getByTestId('logout').click();
+    await page.waitForURL((url) => url.pathname === '/login');
+    expect(firstLogin).toBeDefined();
+    await page.route('**/home/wallet-connect/login', (route) => route.continue({ postData: firstLogin }));
+    await page.getByTestId('wallet-login-button').click();
+    const error = page.getByTestId('wallet-login-error');
+    await error.waitFor();
+    expect(await error.textContent()).toContain('Wallet connection failed');
+    expect(await error.textContent()).toContain('already used');
+    expect(await storage(page, 'token')).toBeNull();
+  });
+
+  it('without a wallet, says the wallet is not connected or not installed', async () => {
+    context = await newPhoneContext(browser, server.baseUrl);
+    const page = await context.newPage();
+    await page.goto('/login');
+    await page.getByTestId('wallet-login-button').click();
+    const error = page.getByTestId('wallet-login-error');
+    await error.waitFor();
+    expect(await error.textContent()).toContain('Wallet not connected or not installed');
+  });
+
+  it('when the user declines to sign, says so and logs nobody in', async () => {
+    walletMode = 'reject';
+    context = await contextWithWallet();
+    const page = await context.newPage();
+    await page.goto('/login');
+    await page.getByTestId('wallet-login-button').click();
+    const error = page.getByTestId('wallet-login-error');
+    await error.waitFor();
+    expect(await error.textContent()).toContain('Wallet connection failed');
+    expect(await error.textContent()).toContain('You declined the request in your wallet.');
+    expect(await storage(page, 'token')).toBeNull();
+    walletMode = 'sign';
+  });
+});
