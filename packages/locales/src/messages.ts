@@ -40,8 +40,9 @@ export const webStartAreas = [
   'field',
   'validation',
   'error',
-  // "Log in with wallet" and its refusals are on the login page (ADR 0047).
-  'walletConnect',
+  // "Log in with wallet" and its refusals are on the login page (ADR 0047); the wallet settings
+  // page's own texts (`walletConnect`) come with `more`.
+  'walletLogin',
 ] as const;
 
 /** The areas of the tab bar and the five tabs (home, trade, market, assets, mine) and their shared parts. */

@@ -52,7 +52,7 @@ export function WalletConnectSettings() {
       await work();
       setPaymentPassword('');
     } catch (error) {
-      if (!isSessionError(error)) setProblem(errorText(error) ?? t('web.walletConnect.problem.wallet_error'));
+      if (!isSessionError(error)) setProblem(errorText(error) ?? t('web.walletLogin.problem.wallet_error'));
     } finally {
       setBusy(false);
     }
@@ -76,7 +76,7 @@ export function WalletConnectSettings() {
       await addToBook.mutateAsync({ body: { network: 'ethereum', address, label: t('web.walletConnect.bookLabel') } });
       toast(t('web.walletConnect.addedToBook'));
     } catch (error) {
-      if (!isSessionError(error)) setProblem(errorText(error) ?? t('web.walletConnect.problem.wallet_error'));
+      if (!isSessionError(error)) setProblem(errorText(error) ?? t('web.walletLogin.problem.wallet_error'));
     }
   };
 
@@ -88,7 +88,7 @@ export function WalletConnectSettings() {
           {t('web.walletConnect.title')}
         </h2>
         <p className="muted">{t('web.walletConnect.intro')}</p>
-        <Notice testId="wallet-never-asks">{t('web.walletConnect.neverAsks')}</Notice>
+        <Notice testId="wallet-never-asks">{t('web.walletLogin.neverAsks')}</Notice>
         {problem && (
           <Notice tone="error" testId="wallet-connect-error">
             {problem}

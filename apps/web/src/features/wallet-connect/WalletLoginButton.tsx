@@ -49,7 +49,7 @@ export function WalletLoginButton({ onLoggedIn }: { onLoggedIn: () => void }) {
       if (isSessionError(error)) return;
       setPending(null);
       setTotp('');
-      setProblem(errorText(error) ?? t('web.walletConnect.problem.wallet_error'));
+      setProblem(errorText(error) ?? t('web.walletLogin.problem.wallet_error'));
     } finally {
       setBusy(false);
     }
@@ -80,10 +80,10 @@ export function WalletLoginButton({ onLoggedIn }: { onLoggedIn: () => void }) {
         </>
       ) : (
         <Button type="button" variant="secondary" block busy={busy} onClick={() => void run(false)} data-testid="wallet-login-button">
-          {t('web.walletConnect.loginButton')}
+          {t('web.walletLogin.button')}
         </Button>
       )}
-      <p className="field-hint">{t('web.walletConnect.neverAsks')}</p>
+      <p className="field-hint">{t('web.walletLogin.neverAsks')}</p>
     </div>
   );
 }

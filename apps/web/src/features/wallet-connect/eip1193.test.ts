@@ -45,7 +45,7 @@ describe('EIP-1193 wallet connect (client)', () => {
   });
 
   it('names every problem', () => {
-    expect(walletProblemKey('nonce_used')).toBe('web.walletConnect.problem.nonce_used');
+    expect(walletProblemKey('nonce_used')).toBe('web.walletLogin.problem.nonce_used');
     expect(walletProblemKey('something')).toBeUndefined();
   });
 });

@@ -70,20 +70,20 @@ export async function signWithProvider(provider: Eip1193Provider, message: strin
 }
 
 const problemKeys = {
-  rejected: 'web.walletConnect.problem.rejected',
-  wrong_chain: 'web.walletConnect.problem.wrong_chain',
-  nonce_used: 'web.walletConnect.problem.nonce_used',
-  nonce_expired: 'web.walletConnect.problem.nonce_expired',
-  nonce_unknown: 'web.walletConnect.problem.nonce_expired',
-  wrong_domain: 'web.walletConnect.problem.wrong_domain',
-  bad_signature: 'web.walletConnect.problem.bad_signature',
-  bad_message: 'web.walletConnect.problem.bad_signature',
-  bound_elsewhere: 'web.walletConnect.problem.bound_elsewhere',
-  already_bound: 'web.walletConnect.problem.already_bound',
-  not_bound: 'web.walletConnect.problem.not_bound',
-  wallet_error: 'web.walletConnect.problem.wallet_error',
-  no_provider: 'web.walletConnect.problem.no_provider',
-  no_account: 'web.walletConnect.problem.no_provider',
+  rejected: 'web.walletLogin.problem.rejected',
+  wrong_chain: 'web.walletLogin.problem.wrong_chain',
+  nonce_used: 'web.walletLogin.problem.nonce_used',
+  nonce_expired: 'web.walletLogin.problem.nonce_expired',
+  nonce_unknown: 'web.walletLogin.problem.nonce_expired',
+  wrong_domain: 'web.walletLogin.problem.wrong_domain',
+  bad_signature: 'web.walletLogin.problem.bad_signature',
+  bad_message: 'web.walletLogin.problem.bad_signature',
+  bound_elsewhere: 'web.walletLogin.problem.bound_elsewhere',
+  already_bound: 'web.walletLogin.problem.already_bound',
+  not_bound: 'web.walletLogin.problem.not_bound',
+  wallet_error: 'web.walletLogin.problem.wallet_error',
+  no_provider: 'web.walletLogin.problem.no_provider',
+  no_account: 'web.walletLogin.problem.no_provider',
 } as const satisfies Record<string, MessageKey>;
 
 /** The words for a `data.problem` (server) or a client problem; undefined for anything unknown. */
