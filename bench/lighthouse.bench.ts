@@ -1,5 +1,6 @@
 // Lighthouse on the user app (issue 14): `/login`, and logged in `/index` and `/trade`, with
-// Lighthouse's default (mobile) preset — a phone screen, simulated slow 4G (150 ms RTT, 1.6 Mbit/s)
+// Lighthouse's default (mobile) preset; with `--preset desktop` (issue 21) the desktop site's
+// `/web/index/index` and `/web/trade/FuturesTrading`, logged in, with Lighthouse's desktop preset — a phone screen, simulated slow 4G (150 ms RTT, 1.6 Mbit/s)
 // and a 4× slower CPU — in Debian's Chromium (/usr/bin/chromium, CHROMIUM_PATH overrides).
 //
 // The server is the real one: `node --import tsx apps/server/src/main.ts` on a fresh embedded
@@ -22,18 +23,22 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import lighthouse, { type Result } from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { chromium } from 'playwright-core';
 import { loadAverage } from './machine.ts';
 
 const { values: args } = parseArgs({
   options: {
     root: { type: 'string' },
-    label: { type: 'string', default: 'current' },
+    label: { type: 'string' },
     runs: { type: 'string' },
     'no-build': { type: 'boolean', default: false },
     reports: { type: 'string' },
     // A comma-separated subset of the pages below (e.g. `--pages /index`), for quick comparisons.
     pages: { type: 'string' },
+    // `desktop`: Lighthouse's desktop preset (1,350 px screen, 40 ms RTT, 10 Mbit/s, no CPU
+    // slowdown) on the desktop site's pages (issue 21); default: the mobile preset on the phone pages.
+    preset: { type: 'string', default: 'mobile' },
   },
 });
 const repoRoot = resolve(import.meta.dirname, '..');
@@ -43,11 +48,20 @@ const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export const lighthouseTargets = { performance: 90, lcpMs: 2500, accessibility: 95, bestPractices: 95 } as const;
 
-const allPages = [
-  { path: '/login', loggedIn: false },
-  { path: '/index', loggedIn: true },
-  { path: '/trade', loggedIn: true },
-] as const;
+const desktop = args.preset === 'desktop';
+// The result file's name: `current` (mobile) and `desktop` unless --label says otherwise.
+const label = args.label ?? (desktop ? 'desktop' : 'current');
+if (!desktop && args.preset !== 'mobile') throw new Error(`--preset is mobile or desktop, not ${args.preset}`);
+const allPages: readonly { path: string; loggedIn: boolean }[] = desktop
+  ? [
+      { path: '/web/index/index', loggedIn: true },
+      { path: '/web/trade/FuturesTrading', loggedIn: true },
+    ]
+  : [
+      { path: '/login', loggedIn: false },
+      { path: '/index', loggedIn: true },
+      { path: '/trade', loggedIn: true },
+    ];
 const pages = args.pages ? allPages.filter((page) => args.pages!.split(',').includes(page.path)) : allPages;
 
 /** A free TCP port on the loopback, for Chromium's remote-debugging endpoint. */
@@ -181,14 +195,18 @@ async function measure(baseUrl: string, path: string, session: { token: string; 
         localStorage.setItem('userId', userId);
       }, session);
     }
-    const runner = await lighthouse(`${baseUrl}${path}`, {
-      port,
-      output: 'json',
-      logLevel: 'error',
-      onlyCategories: ['performance', 'accessibility', 'best-practices'],
-      // The profile is new (cold cache); a reset would also drop the session written above.
-      disableStorageReset: true,
-    });
+    const runner = await lighthouse(
+      `${baseUrl}${path}`,
+      {
+        port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance', 'accessibility', 'best-practices'],
+        // The profile is new (cold cache); a reset would also drop the session written above.
+        disableStorageReset: true,
+      },
+      desktop ? desktopConfig : undefined,
+    );
     if (!runner) throw new Error(`Lighthouse gave no result for ${path}`);
     if (runner.lhr.runtimeError) throw new Error(`Lighthouse on ${path}: ${runner.lhr.runtimeError.message}`);
     if (args.reports) {
@@ -255,10 +273,12 @@ async function main() {
     const allMet = Object.values(targetsMet).every((met) => Object.values(met).every(Boolean));
     const lighthouseVersion = (await import('lighthouse/package.json', { with: { type: 'json' } })).default.version as string;
     const out = {
-      label: args.label,
+      label: label,
       root,
       date: new Date().toISOString(),
-      preset: 'mobile (Lighthouse default: simulated throttling, 4× CPU slowdown)',
+      preset: desktop
+        ? 'desktop (Lighthouse desktop-config: 1,350 × 940 screen, simulated 40 ms RTT and 10 Mbit/s, no CPU slowdown)'
+        : 'mobile (Lighthouse default: simulated throttling, 4× CPU slowdown)',
       lighthouse: lighthouseVersion,
       chromium: CHROMIUM_PATH,
       runsPerPage: runs,
@@ -270,7 +290,7 @@ async function main() {
       loadAverageAtEnd: loadAverage(),
     };
     mkdirSync(join(repoRoot, 'bench/results'), { recursive: true });
-    const file = join(repoRoot, `bench/results/lighthouse-${args.label}.json`);
+    const file = join(repoRoot, `bench/results/lighthouse-${label}.json`);
     writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
     console.log(`\n${'page'.padEnd(8)} perf  LCP s   a11y  best-practices`);
     for (const [path, { median: m }] of Object.entries(results)) {
