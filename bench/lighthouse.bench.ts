@@ -273,7 +273,7 @@ async function main() {
     const allMet = Object.values(targetsMet).every((met) => Object.values(met).every(Boolean));
     const lighthouseVersion = (await import('lighthouse/package.json', { with: { type: 'json' } })).default.version as string;
     const out = {
-      label: label,
+      label,
       root,
       date: new Date().toISOString(),
       preset: desktop
