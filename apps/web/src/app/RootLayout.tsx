@@ -1,8 +1,10 @@
 import { lazy, Suspense } from 'react';
-import { Outlet, ScrollRestoration, useLocation } from 'react-router';
+import { Navigate, Outlet, ScrollRestoration, useLocation } from 'react-router';
 import { fabVisibleOn } from '../features/service-fab/fab-logic.ts';
 import { useAfterFirstScreen } from '../shared/ui/useAfterFirstScreen.ts';
+import { isDesktopPath } from './desktop-paths.ts';
 import { SiteDemoBanner } from './SiteDemoBanner.tsx';
+import { DesktopOfferBanner, useSiteSwitch } from './SiteSwitch.tsx';
 
 // Both are features of their own, fetched once the first screen has loaded and the browser is idle:
 // the page never waits for them, and their script never delays its first paint.
@@ -16,6 +18,11 @@ const ServiceFab = lazy(async () => ({ default: (await import('../features/servi
 export function RootLayout() {
   const { pathname } = useLocation();
   const afterFirstScreen = useAfterFirstScreen();
+  // The desktop site (ADR 0048): a narrow screen on /web/… goes to the mobile page, a wide one on a
+  // mobile page goes to the desktop page when the user chose it, or is offered it.
+  const site = useSiteSwitch();
+  if (site.kind === 'redirect') return <Navigate to={site.to} replace />;
+  const frame = `app-frame${isDesktopPath(pathname) ? ' desktop-frame' : ''}${fabVisibleOn(pathname) ? ' with-service-fab' : ''}`;
   return (
     <>
       {afterFirstScreen && (
@@ -25,7 +32,8 @@ export function RootLayout() {
       )}
       <SiteDemoBanner />
       {/* Where the button is, the page ends with room for it, so the end of the content can scroll clear of it. */}
-      <div className={fabVisibleOn(pathname) ? 'app-frame with-service-fab' : 'app-frame'}>
+      <div className={frame}>
+        {site.kind === 'offer' && <DesktopOfferBanner to={site.to} />}
         <Outlet />
       </div>
       {afterFirstScreen && (

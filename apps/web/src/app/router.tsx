@@ -22,6 +22,15 @@ const loanPages = () => import('../routes/mobile/person/LoanPages.tsx');
 /** The fund section's pages (issue 18): one chunk for the seven. */
 const fundPages = () => import('../routes/mobile/fund/FundPages.tsx');
 
+/**
+ * The desktop site (issue 21, ADR 0048): its frame (header menu, footer) and its pages, chunks of
+ * their own built from the same feature parts as the mobile pages; a phone never downloads them.
+ */
+const desktopLayout = () => import('../routes/desktop/DesktopLayout.tsx');
+const desktopPublicPages = () => import('../routes/desktop/DesktopPublicPages.tsx');
+const desktopAccountPages = () => import('../routes/desktop/DesktopAccountPages.tsx');
+const desktopTradePages = () => import('../routes/desktop/DesktopTradePages.tsx');
+
 /** The trade tab on one market, /trade_{id}: the shell and the trade screen, each its own chunk. */
 const TradeTabOnMarket = lazy(async () => {
   tradeLoader();
@@ -216,6 +225,39 @@ export const routes: RouteObject[] = [
               ...p2pRoutes,
             ],
           },
+        ],
+      },
+      // The desktop site (issue 21, ADR 0048), for wide screens (a narrow one is sent to the mobile
+      // page, RootLayout): every part of the texts comes with its frame, as its pages show the tabs'
+      // and the feature pages' texts beside the desktop's own (`web.desktop.*`, in `more`).
+      {
+        lazy: lazyPage(desktopLayout, 'DesktopLayout'),
+        loader: async () => {
+          await webMessages.loadLater();
+          return null;
+        },
+        children: [
+          { path: '/web/index/login', lazy: lazyPage(desktopPublicPages, 'DesktopLoginPage') },
+          { path: '/web/index/Register', lazy: lazyPage(desktopPublicPages, 'DesktopRegisterPage') },
+          { path: '/web/index/Forget', lazy: lazyPage(desktopPublicPages, 'DesktopForgetPage') },
+          { path: '/web/index/Agreement', lazy: lazyPage(desktopPublicPages, 'DesktopAgreementPage') },
+          { path: '/web/index/Terms', lazy: lazyPage(desktopPublicPages, 'DesktopTermsPage') },
+          { path: '/web/helpCenter/index', lazy: lazyPage(desktopPublicPages, 'DesktopHelpCentrePage') },
+          {
+            // Behind the login: the desktop login brings the user back (guards.tsx).
+            element: <RequireAuth />,
+            children: [
+              { path: '/web/index/index', lazy: lazyPage(desktopAccountPages, 'DesktopHomePage') },
+              { path: '/web/assets/index', lazy: lazyPage(desktopAccountPages, 'DesktopAssetsPage') },
+              { path: '/web/my/index', lazy: lazyPage(desktopAccountPages, 'DesktopMyPage') },
+              { path: '/web/my/setting', lazy: lazyPage(desktopAccountPages, 'DesktopSettingPage') },
+              { path: '/web/my/Contact_list', lazy: lazyPage(desktopAccountPages, 'DesktopContactListPage') },
+              { path: '/web/trade/LeveragedTrading', lazy: lazyPage(desktopTradePages, 'DesktopLeveragedPage') },
+              { path: '/web/trade/FuturesTrading', lazy: lazyPage(desktopTradePages, 'DesktopFuturesPage') },
+              { path: '/web/trade/LockUpMining', lazy: lazyPage(desktopTradePages, 'DesktopLockUpPage') },
+            ],
+          },
+          { path: '/web/*', element: <NotFoundPage /> },
         ],
       },
       { path: '*', element: <UnmatchedRoute /> },
