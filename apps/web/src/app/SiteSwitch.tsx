@@ -1,41 +1,30 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
-import { useLocation } from 'react-router';
+import { lazy, Suspense } from 'react';
+import { Navigate, useLocation } from 'react-router';
 import { webMessages } from '../shared/i18n/messages.ts';
-import { DESKTOP_MIN_WIDTH, type SiteSwitch, savedSiteChoice, siteSwitch } from './desktop-paths.ts';
+import { savedSiteChoice, siteSwitch } from './desktop-paths.ts';
+import { useWideScreen } from './desktop-site.ts';
 
-const wideQuery = `(min-width: ${DESKTOP_MIN_WIDTH}px)`;
-
-/** Whether the screen is wide enough for the desktop site, following resizes. */
-export function useWideScreen(): boolean {
-  const [wide, setWide] = useState(() => typeof matchMedia === 'function' && matchMedia(wideQuery).matches);
-  useEffect(() => {
-    if (typeof matchMedia !== 'function') return;
-    const media = matchMedia(wideQuery);
-    const follow = () => setWide(media.matches);
-    follow();
-    media.addEventListener('change', follow);
-    return () => media.removeEventListener('change', follow);
-  }, []);
-  return wide;
-}
-
-/** What this visit does about the desktop site (desktop-paths.ts `siteSwitch`), read afresh on every navigation. */
-export function useSiteSwitch(): SiteSwitch {
-  const location = useLocation();
-  return siteSwitch(location, useWideScreen(), savedSiteChoice());
-}
-
-// The offer and its texts (the `more` part) are a chunk of their own: a phone never downloads them.
+// The offer and its texts (the `more` part): fetched only when it shows.
 const DesktopOffer = lazy(async () => {
   const [offer] = await Promise.all([import('../routes/desktop/DesktopOffer.tsx'), webMessages.loadLater('more')]);
   return { default: offer.DesktopOffer };
 });
 
-/** The small banner offering a wide screen the desktop page of the mobile page it is on. */
-export function DesktopOfferBanner({ to }: { to: string }) {
-  return (
-    <Suspense fallback={null}>
-      <DesktopOffer to={to} />
-    </Suspense>
-  );
+/**
+ * The desktop site's switch (ADR 0048), a chunk of its own that RootLayout fetches on a wide
+ * screen or a desktop page only: a narrow screen on /web/… goes to the mobile page; a wide one on a
+ * mobile page goes to its desktop page when the user chose that, or is offered it. The choice is
+ * read afresh on every navigation.
+ */
+export function SiteSwitch() {
+  const location = useLocation();
+  const site = siteSwitch(location, useWideScreen(), savedSiteChoice());
+  if (site.kind === 'redirect') return <Navigate to={site.to} replace />;
+  if (site.kind === 'offer')
+    return (
+      <Suspense fallback={null}>
+        <DesktopOffer to={site.to} />
+      </Suspense>
+    );
+  return null;
 }

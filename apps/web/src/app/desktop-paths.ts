@@ -3,9 +3,9 @@
  * matches, in one table; the width at which a screen counts as wide; and what a visit to a path
  * does on a screen of a width, given the site the user chose (remembered in localStorage).
  */
+import { isDesktopPath } from './desktop-site.ts';
 
-/** A screen at least this wide (CSS px) is offered the desktop site; a narrower one never gets it. */
-export const DESKTOP_MIN_WIDTH = 1024;
+export { DESKTOP_MIN_WIDTH, desktopLoginPath, isDesktopPath } from './desktop-site.ts';
 
 /** localStorage key of the user's choice: 'desktop' (wide screens go straight to the desktop pages) or 'mobile'. */
 export const SITE_CHOICE_KEY = 'site-choice';
@@ -37,7 +37,6 @@ const mobileToDesktop: Readonly<Record<string, string>> = {
   '/loginaccount': '/web/index/login',
 };
 
-export const isDesktopPath = (pathname: string): boolean => pathname === '/web' || pathname.startsWith('/web/');
 
 /** The mobile page of a desktop path (the home page for a /web/… path not in the table). */
 export function mobilePathFor(pathname: string): string {
@@ -81,11 +80,6 @@ export function saveSiteChoice(choice: SiteChoice): void {
   } catch {
     // Private mode without storage: the choice holds for this visit only.
   }
-}
-
-/** The login page of the site `pathname` is on, bringing the user back afterwards. */
-export function desktopLoginPath(mobileLoginPath: string): string {
-  return mobileLoginPath.replace(/^\/login/, '/web/index/login');
 }
 
 /** `mobilePath`, or its desktop page when the user is on the desktop site (`pathname` under /web/) and it has one. */
