@@ -183,7 +183,7 @@ describe('the desktop site at 1,440 × 900', () => {
     await expect.poll(() => page.getByTestId('leverage-symbol-picker').inputValue()).toBe(BTC);
     await expect.poll(() => page.getByTestId('leverage-last-price').first().textContent()).toBe('60,000.00');
 
-    // Three columns side by side: the markets, the market and its chart, the order form; the positions below.
+    // Three columns side by side: the markets, the market and its chart, the order form; the positions below the first two.
     const box = async (selector: string) => (await page.locator(selector).boundingBox())!;
     const markets = await box('.desktop-trade-markets');
     const centre = await box('.desktop-trade-centre');
@@ -191,7 +191,8 @@ describe('the desktop site at 1,440 × 900', () => {
     const below = await box('.desktop-trade-below');
     expect(markets.x + markets.width).toBeLessThanOrEqual(centre.x);
     expect(centre.x + centre.width).toBeLessThanOrEqual(order.x);
-    expect(below.y).toBeGreaterThanOrEqual(Math.max(centre.y + centre.height, order.y + order.height) - 1);
+    expect(below.y).toBeGreaterThanOrEqual(Math.max(centre.y + centre.height, markets.y + markets.height) - 1);
+    expect(below.x + below.width).toBeLessThanOrEqual(order.x);
     expect(await page.getByTestId('desktop-market-BTCUSDT').getAttribute('aria-current')).toBe('page');
 
     await page.getByTestId('leverage-side-long').click();
