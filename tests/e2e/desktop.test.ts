@@ -16,6 +16,9 @@ import { type E2eServer, registerUser, startServer, uniqueUsername } from './hel
 
 const BTC = 'BTC/USDT';
 
+/** Polls up to 10 s: a chunk or two to fetch before the address changes. */
+const eventually = { timeout: 10_000, interval: 50 };
+
 let server: E2eServer;
 let browser: Browser;
 let context: BrowserContext | undefined;
@@ -166,7 +169,7 @@ describe('the desktop site at 1,440 × 900', () => {
     expect(await centre.getByTestId('assets-menu-wallet').getAttribute('aria-current')).toBe('page');
     // Each opens its page.
     await centre.getByTestId('assets-menu-records').click();
-    await expect.poll(() => pathOf(page)).toBe('/assets/records');
+    await expect.poll(() => pathOf(page), eventually).toBe('/assets/records');
 
     // The account's menu.
     await page.goto('/web/my/setting');
@@ -222,10 +225,10 @@ describe('the desktop site at 1,440 × 900', () => {
     const phone = await context.newPage();
     await putSessionOnDevice(phone, user);
     await phone.goto(`/web/trade/FuturesTrading?symbol=${encodeURIComponent(BTC)}`);
-    await expect.poll(() => pathOf(phone)).toBe(`/trade/futures?symbol=${encodeURIComponent(BTC)}`);
+    await expect.poll(() => pathOf(phone), eventually).toBe(`/trade/futures?symbol=${encodeURIComponent(BTC)}`);
     await phone.getByTestId('leverage-review').waitFor();
     await phone.goto('/web/index/Terms');
-    await expect.poll(() => pathOf(phone)).toBe('/terms');
+    await expect.poll(() => pathOf(phone), eventually).toBe('/terms');
     // A phone is never offered the desktop site.
     await phone.goto('/assets');
     await phone.getByRole('heading', { level: 1 }).first().waitFor();
@@ -247,13 +250,13 @@ describe('the desktop site at 1,440 × 900', () => {
 
     // Remembered: a mobile page opens as its desktop page, the query kept.
     await page.goto('/trade/leveraged?symbol=BTCUSDT');
-    await expect.poll(() => pathOf(page)).toBe('/web/trade/LeveragedTrading?symbol=BTCUSDT');
+    await expect.poll(() => pathOf(page), eventually).toBe('/web/trade/LeveragedTrading?symbol=BTCUSDT');
     await page.goto('/helpcenter');
-    await expect.poll(() => pathOf(page)).toBe('/web/helpCenter/index');
+    await expect.poll(() => pathOf(page), eventually).toBe('/web/helpCenter/index');
 
     // The footer's "mobile site" goes back, and that is remembered too: no offer, no redirect.
     await page.getByTestId('desktop-mobile-site').click();
-    await expect.poll(() => pathOf(page)).toBe('/helpcenter');
+    await expect.poll(() => pathOf(page), eventually).toBe('/helpcenter');
     expect(await storage(page, 'site-choice')).toBe('mobile');
     await page.goto('/assets');
     await page.getByRole('heading', { level: 1 }).first().waitFor();

@@ -16,9 +16,12 @@ export const desktopLoginPath = (mobileLoginPath: string): string => mobileLogin
 
 const wideQuery = `(min-width: ${DESKTOP_MIN_WIDTH}px)`;
 
+/** Whether the screen is wide enough for the desktop site now. */
+export const isWideScreen = (): boolean => typeof matchMedia === 'function' && matchMedia(wideQuery).matches;
+
 /** Whether the screen is wide enough for the desktop site, following resizes. */
 export function useWideScreen(): boolean {
-  const [wide, setWide] = useState(() => typeof matchMedia === 'function' && matchMedia(wideQuery).matches);
+  const [wide, setWide] = useState(isWideScreen);
   useEffect(() => {
     if (typeof matchMedia !== 'function') return;
     const media = matchMedia(wideQuery);

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { createBrowserRouter, Navigate, type RouteObject, useLocation } from 'react-router';
+import { createBrowserRouter, Navigate, type RouteObject, redirect, useLocation } from 'react-router';
 import { lazyPage } from './lazy-page.ts';
 import { pages } from './pages.ts';
 import { leverageLoader, tradeLoader } from './route-prefetch.ts';
@@ -14,6 +14,7 @@ import { RequireAuth } from './guards.tsx';
 import { PageLoading, PageMain } from './PageMain.tsx';
 import { RootLayout } from './RootLayout.tsx';
 import { SiteDemoBanner } from './SiteDemoBanner.tsx';
+import { isWideScreen } from './desktop-site.ts';
 import { isTradeIdPath } from './trade-path.ts';
 
 /** The loan pages (issue 18): one chunk for the five. */
@@ -232,7 +233,13 @@ export const routes: RouteObject[] = [
       // and the feature pages' texts beside the desktop's own (`web.desktop.*`, in `more`).
       {
         lazy: lazyPage(desktopLayout, 'DesktopLayout'),
-        loader: async () => {
+        loader: async ({ request }) => {
+          // A narrow screen goes to the mobile page before anything renders (ADR 0048; SiteSwitch follows resizes).
+          if (!isWideScreen()) {
+            const { mobilePathFor } = await import('./desktop-paths.ts');
+            const url = new URL(request.url);
+            return redirect(`${mobilePathFor(url.pathname)}${url.search}${url.hash}`);
+          }
           await webMessages.loadLater();
           return null;
         },
