@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { createBrowserRouter, Navigate, type RouteObject, redirect, useLocation } from 'react-router';
+import { createBrowserRouter, Navigate, type RouteObject, useLocation } from 'react-router';
 import { lazyPage } from './lazy-page.ts';
 import { pages } from './pages.ts';
 import { leverageLoader, tradeLoader } from './route-prefetch.ts';
@@ -15,6 +15,7 @@ import { PageLoading, PageMain } from './PageMain.tsx';
 import { RootLayout } from './RootLayout.tsx';
 import { SiteDemoBanner } from './SiteDemoBanner.tsx';
 import { isWideScreen } from './desktop-site.ts';
+import type { DesktopPageName } from '../routes/desktop/DesktopLayout.tsx';
 import { isTradeIdPath } from './trade-path.ts';
 
 /** The loan pages (issue 18): one chunk for the five. */
@@ -26,11 +27,10 @@ const fundPages = () => import('../routes/mobile/fund/FundPages.tsx');
 /**
  * The desktop site (issue 21, ADR 0048): its frame (header menu, footer) and its pages, chunks of
  * their own built from the same feature parts as the mobile pages; a phone never downloads them.
+ * The frame's chunk names the pages' chunks (`desktopPage`), so this script names only the frame.
  */
 const desktopLayout = () => import('../routes/desktop/DesktopLayout.tsx');
-const desktopPublicPages = () => import('../routes/desktop/DesktopPublicPages.tsx');
-const desktopAccountPages = () => import('../routes/desktop/DesktopAccountPages.tsx');
-const desktopTradePages = () => import('../routes/desktop/DesktopTradePages.tsx');
+const desktopPage = (name: DesktopPageName): RouteObject['lazy'] => ({ Component: async () => (await desktopLayout()).desktopPage(name) });
 
 /** The trade tab on one market, /trade_{id}: the shell and the trade screen, each its own chunk. */
 const TradeTabOnMarket = lazy(async () => {
@@ -233,35 +233,34 @@ export const routes: RouteObject[] = [
       // and the feature pages' texts beside the desktop's own (`web.desktop.*`, in `more`).
       {
         lazy: lazyPage(desktopLayout, 'DesktopLayout'),
-        loader: async ({ request }) => {
-          // A narrow screen goes to the mobile page before anything renders (ADR 0048; SiteSwitch follows resizes).
+        loader: async () => {
+          // A narrow screen is sent to the mobile page by SiteSwitch (ADR 0048), fetched here; the frame shows nothing meanwhile.
           if (!isWideScreen()) {
-            const { mobilePathFor } = await import('./desktop-paths.ts');
-            const url = new URL(request.url);
-            return redirect(`${mobilePathFor(url.pathname)}${url.search}${url.hash}`);
+            await import('./SiteSwitch.tsx');
+            return null;
           }
           await webMessages.loadLater();
           return null;
         },
         children: [
-          { path: '/web/index/login', lazy: lazyPage(desktopPublicPages, 'DesktopLoginPage') },
-          { path: '/web/index/Register', lazy: lazyPage(desktopPublicPages, 'DesktopRegisterPage') },
-          { path: '/web/index/Forget', lazy: lazyPage(desktopPublicPages, 'DesktopForgetPage') },
-          { path: '/web/index/Agreement', lazy: lazyPage(desktopPublicPages, 'DesktopAgreementPage') },
-          { path: '/web/index/Terms', lazy: lazyPage(desktopPublicPages, 'DesktopTermsPage') },
-          { path: '/web/helpCenter/index', lazy: lazyPage(desktopPublicPages, 'DesktopHelpCentrePage') },
+          { path: '/web/index/login', lazy: desktopPage('DesktopLoginPage') },
+          { path: '/web/index/Register', lazy: desktopPage('DesktopRegisterPage') },
+          { path: '/web/index/Forget', lazy: desktopPage('DesktopForgetPage') },
+          { path: '/web/index/Agreement', lazy: desktopPage('DesktopAgreementPage') },
+          { path: '/web/index/Terms', lazy: desktopPage('DesktopTermsPage') },
+          { path: '/web/helpCenter/index', lazy: desktopPage('DesktopHelpCentrePage') },
           {
             // Behind the login: the desktop login brings the user back (guards.tsx).
             element: <RequireAuth />,
             children: [
-              { path: '/web/index/index', lazy: lazyPage(desktopAccountPages, 'DesktopHomePage') },
-              { path: '/web/assets/index', lazy: lazyPage(desktopAccountPages, 'DesktopAssetsPage') },
-              { path: '/web/my/index', lazy: lazyPage(desktopAccountPages, 'DesktopMyPage') },
-              { path: '/web/my/setting', lazy: lazyPage(desktopAccountPages, 'DesktopSettingPage') },
-              { path: '/web/my/Contact_list', lazy: lazyPage(desktopAccountPages, 'DesktopContactListPage') },
-              { path: '/web/trade/LeveragedTrading', lazy: lazyPage(desktopTradePages, 'DesktopLeveragedPage') },
-              { path: '/web/trade/FuturesTrading', lazy: lazyPage(desktopTradePages, 'DesktopFuturesPage') },
-              { path: '/web/trade/LockUpMining', lazy: lazyPage(desktopTradePages, 'DesktopLockUpPage') },
+              { path: '/web/index/index', lazy: desktopPage('DesktopHomePage') },
+              { path: '/web/assets/index', lazy: desktopPage('DesktopAssetsPage') },
+              { path: '/web/my/index', lazy: desktopPage('DesktopMyPage') },
+              { path: '/web/my/setting', lazy: desktopPage('DesktopSettingPage') },
+              { path: '/web/my/Contact_list', lazy: desktopPage('DesktopContactListPage') },
+              { path: '/web/trade/LeveragedTrading', lazy: desktopPage('DesktopLeveragedPage') },
+              { path: '/web/trade/FuturesTrading', lazy: desktopPage('DesktopFuturesPage') },
+              { path: '/web/trade/LockUpMining', lazy: desktopPage('DesktopLockUpPage') },
             ],
           },
           { path: '/web/*', element: <NotFoundPage /> },

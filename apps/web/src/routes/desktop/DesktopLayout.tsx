@@ -1,11 +1,42 @@
 import type { MessageKey } from '@keel/locales';
-import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { type ComponentType, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { mobilePathFor, saveSiteChoice } from '../../app/desktop-paths.ts';
+import { useWideScreen } from '../../app/desktop-site.ts';
 import { useLoggedIn } from '../../shared/api/session.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { LanguageSwitcher } from '../../shared/i18n/LanguageSwitcher.tsx';
 import './desktop.css';
+
+const publicPages = () => import('./DesktopPublicPages.tsx');
+const accountPages = () => import('./DesktopAccountPages.tsx');
+const tradePages = () => import('./DesktopTradePages.tsx');
+
+/** Every desktop page and the chunk it is in (router.tsx names them; this chunk names their chunks). */
+const desktopPages = {
+  DesktopLoginPage: publicPages,
+  DesktopRegisterPage: publicPages,
+  DesktopForgetPage: publicPages,
+  DesktopAgreementPage: publicPages,
+  DesktopTermsPage: publicPages,
+  DesktopHelpCentrePage: publicPages,
+  DesktopHomePage: accountPages,
+  DesktopAssetsPage: accountPages,
+  DesktopMyPage: accountPages,
+  DesktopSettingPage: accountPages,
+  DesktopContactListPage: accountPages,
+  DesktopLeveragedPage: tradePages,
+  DesktopFuturesPage: tradePages,
+  DesktopLockUpPage: tradePages,
+} as const;
+
+export type DesktopPageName = keyof typeof desktopPages;
+
+/** A desktop page's component, from its chunk. */
+export async function desktopPage(name: DesktopPageName): Promise<ComponentType> {
+  const module = (await desktopPages[name]()) as unknown as Record<DesktopPageName, ComponentType>;
+  return module[name];
+}
 
 export interface MenuItem {
   to: string;
@@ -162,8 +193,12 @@ function DesktopFooter() {
   );
 }
 
-/** The desktop frame (issue 21): header menu, the page as the one main landmark, footer. */
+/**
+ * The desktop frame (issue 21): header menu, the page as the one main landmark, footer. On a narrow
+ * screen it shows nothing: SiteSwitch (RootLayout) sends the screen to the mobile page (ADR 0048).
+ */
 export function DesktopLayout({ children }: { children?: ReactNode }) {
+  if (!useWideScreen()) return null;
   return (
     <div className="desktop-shell" data-testid="desktop-shell">
       <DesktopHeader />
