@@ -110,6 +110,14 @@ describe('the desktop site at 1,440 × 900', () => {
       await checkHeaderMenu(page, false);
       await checkPage(page, path);
     }
+
+    // The forms' links stay on the desktop site.
+    await page.goto('/web/index/login');
+    await page.getByTestId('login-submit').waitFor();
+    const form = page.getByTestId('desktop-page-login');
+    expect(await form.getByRole('link', { name: 'User Agreement' }).getAttribute('href')).toBe('/web/index/Agreement');
+    expect(await form.getByRole('link', { name: 'Forgot password?' }).getAttribute('href')).toBe('/web/index/Forget');
+    expect(await form.getByRole('link', { name: 'Create an account' }).getAttribute('href')).toBe('/web/index/Register');
   });
 
   it('sends a visitor from a desktop page behind the login to the desktop login and back', async () => {

@@ -1,6 +1,5 @@
 import { Link } from 'react-router';
 import { EarnProducts } from '../../features/earn/EarnProducts.tsx';
-import { EarnSubscriptions } from '../../features/earn/EarnSubscriptions.tsx';
 import { symbolId } from '../../features/options/options-logic.ts';
 import type { LeverageProduct } from '../../features/leverage/leverage-logic.ts';
 import { LeverageChart, LeverageMarket, LeverageOrder } from '../../features/leverage/LeverageTrade.tsx';
@@ -110,21 +109,13 @@ export function DesktopFuturesPage() {
   return <DesktopLeveragePage key="futures" product="futures" />;
 }
 
-/** /web/trade/LockUpMining: the lock-up products beside the user's subscriptions (features/earn). */
+/** /web/trade/LockUpMining: the lock-up products (features/earn; its switch leads to financial products and the user's subscriptions). */
 export function DesktopLockUpPage() {
   const { t } = useI18n();
   return (
-    <div className="desktop-columns earn-page" data-testid="earn-page-lockup">
-      <div className="desktop-column-wide page">
-        <h1 className="page-title">{t('web.earn.title.lockup')}</h1>
-        <EarnProducts kind="lockup" />
-      </div>
-      <section className="desktop-column-side page" aria-labelledby="desktop-earn-mine">
-        <h2 id="desktop-earn-mine" className="card-title">
-          {t('web.earn.mine.title')}
-        </h2>
-        <EarnSubscriptions />
-      </section>
+    <div className="desktop-reading page earn-page" data-testid="earn-page-lockup">
+      <h1 className="page-title">{t('web.earn.title.lockup')}</h1>
+      <EarnProducts kind="lockup" />
     </div>
   );
 }
