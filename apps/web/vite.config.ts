@@ -22,7 +22,7 @@ const firstScriptModule = /(src[\\/]main\.tsx|src[\\/]shared[\\/]zod-jitless\.ts
  * the tab screens use goes to `features-shared`, the rest to the screens' own chunks (below).
  */
 const shellModule =
-  /(apps[\\/]web[\\/]src[\\/](shared[\\/](api[\\/](client|session|redirect|queries)|i18n[\\/](I18nProvider|messages)|ui[\\/](components|shell-icons|toast|useAfterFirstScreen))|routes[\\/]mobile[\\/]error[\\/]ErrorPages|app[\\/](start|router|RootLayout|guards|providers|PageMain|lazy-page|route-prefetch|account-routes|wallet-routes|p2p-routes)|features[\\/]service-fab[\\/]fab-logic)|packages[\\/]ui[\\/]src[\\/](index|query)|packages[\\/]locales[\\/]src[\\/](browser|engine|messages))\./;
+  /(apps[\\/]web[\\/]src[\\/](shared[\\/](api[\\/](client|session|redirect|queries)|i18n[\\/](I18nProvider|messages)|ui[\\/](components|shell-icons|toast|useAfterFirstScreen))|routes[\\/]mobile[\\/]error[\\/]ErrorPages|app[\\/](start|router|RootLayout|guards|providers|PageMain|lazy-page|route-prefetch|account-routes|wallet-routes|p2p-routes|desktop-site)|features[\\/]service-fab[\\/]fab-logic)|packages[\\/]ui[\\/]src[\\/](index|query)|packages[\\/]locales[\\/]src[\\/](browser|engine|messages))\./;
 
 /**
  * The chunks every first screen runs whatever the address: React (two chunks), i18next, the shell
@@ -59,8 +59,35 @@ function preloadChunksEveryScreenRuns(): Plugin {
 
 /** What a chunk group's `name` function is given: the module graph as the bundler sees it. */
 interface ChunkingContext {
-  getModuleInfo(id: string): { importedIds: readonly string[] } | null;
+  getModuleInfo(id: string): { importedIds: readonly string[]; importers: readonly string[]; dynamicImporters: readonly string[] } | null;
 }
+
+/** A module of the desktop site's pages (ADR 0048): a wide screen's chunks, never a phone's. */
+const desktopModule = /apps[\\/]web[\\/]src[\\/]routes[\\/]desktop[\\/]/;
+
+/**
+ * The lazily loaded screens (modules something imports dynamically, and the app's entry) whose
+ * chunks hold `id` through static imports: what minShareCount counts.
+ */
+function screensHolding(id: string, context: ChunkingContext, seen = new Set<string>()): Set<string> {
+  const found = new Set<string>();
+  if (seen.has(id)) return found;
+  seen.add(id);
+  const info = context.getModuleInfo(id);
+  if (!info) return found;
+  if (info.dynamicImporters.length > 0 || info.importers.length === 0) found.add(id);
+  for (const importer of info.importers) for (const screen of screensHolding(importer, context, seen)) found.add(screen);
+  return found;
+}
+
+/**
+ * Whether two or more of the phone's screens hold the module: a module shared only with a desktop
+ * page stays with the one mobile screen's code (the desktop page fetches that chunk too), so the
+ * desktop site adds nothing to the tab screens' common chunk.
+ */
+const sharedByPhoneScreens = (id: string, context: ChunkingContext) => [...screensHolding(id, context)].filter((screen) => !desktopModule.test(screen)).length >= 2;
+
+const authSharedModule = /apps[\\/]web[\\/]src[\\/](features[\\/]auth[\\/]|shared[\\/]i18n[\\/]LanguageSwitcher)/;
 
 const featuresSharedModule = /(apps[\\/]web[\\/]src[\\/](features|shared[\\/](realtime|format|ui|api))|packages[\\/](domain|ui|contracts)[\\/]src)[\\/]/;
 /**
@@ -79,7 +106,7 @@ const importsForms = (id: string, context: ChunkingContext) =>
  */
 const importsZod = (id: string, context: ChunkingContext) => (context.getModuleInfo(id)?.importedIds ?? []).some((imported) => /node_modules[\\/]zod[\\/]/.test(imported));
 function sharedByTabScreens(id: string, context: ChunkingContext): boolean {
-  return featuresSharedModule.test(id) && !notForTabScreens.test(id) && !importsForms(id, context) && !importsZod(id, context);
+  return featuresSharedModule.test(id) && !notForTabScreens.test(id) && !importsForms(id, context) && !importsZod(id, context) && sharedByPhoneScreens(id, context);
 }
 
 /**
@@ -183,7 +210,12 @@ export default defineConfig({
             { name: 'icons', test: /apps[\\/]web[\\/]src[\\/]shared[\\/]ui[\\/]icons\.tsx$/ },
             { name: 'wallet-crypto', test: /(node_modules[\\/](@noble|@scure)|packages[\\/]domain[\\/]src[\\/]wallet)[\\/]/ },
             { name: 'qr-code', test: /(node_modules[\\/]qrcode-generator|packages[\\/]ui[\\/]src[\\/]QrCode)/ },
-            { name: 'auth-shared', minShareCount: 2, includeDependenciesRecursively: false, test: /apps[\\/]web[\\/]src[\\/](features[\\/]auth[\\/]|shared[\\/]i18n[\\/]LanguageSwitcher)/ },
+            // What two or more of the phone's public screens share (the desktop's login and register pages fetch it too, ADR 0048).
+            {
+              name: (id: string, context: ChunkingContext) => (authSharedModule.test(id) && sharedByPhoneScreens(id, context) ? 'auth-shared' : null),
+              minShareCount: 2,
+              includeDependenciesRecursively: false,
+            },
             {
               name: (id: string, context: ChunkingContext) => (sharedByTabScreens(id, context) ? 'features-shared' : null),
               minShareCount: 2,

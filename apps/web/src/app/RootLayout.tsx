@@ -2,11 +2,14 @@ import { lazy, Suspense } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router';
 import { fabVisibleOn } from '../features/service-fab/fab-logic.ts';
 import { useAfterFirstScreen } from '../shared/ui/useAfterFirstScreen.ts';
+import { isDesktopPath, useWideScreen } from './desktop-site.ts';
 import { SiteDemoBanner } from './SiteDemoBanner.tsx';
 
 // Both are features of their own, fetched once the first screen has loaded and the browser is idle:
 // the page never waits for them, and their script never delays its first paint.
 const ParticleBackground = lazy(async () => ({ default: (await import('../features/particles/ParticleBackground.tsx')).ParticleBackground }));
+// The desktop site's switch (ADR 0048): only a wide screen or a desktop page fetches it.
+const SiteSwitch = lazy(async () => ({ default: (await import('./SiteSwitch.tsx')).SiteSwitch }));
 const ServiceFab = lazy(async () => ({ default: (await import('../features/service-fab/ServiceFab.tsx')).ServiceFab }));
 
 /**
@@ -16,6 +19,9 @@ const ServiceFab = lazy(async () => ({ default: (await import('../features/servi
 export function RootLayout() {
   const { pathname } = useLocation();
   const afterFirstScreen = useAfterFirstScreen();
+  const desktop = isDesktopPath(pathname);
+  const wide = useWideScreen();
+  const frame = `app-frame${desktop ? ' desktop-frame' : ''}${fabVisibleOn(pathname) ? ' with-service-fab' : ''}`;
   return (
     <>
       {afterFirstScreen && (
@@ -25,7 +31,13 @@ export function RootLayout() {
       )}
       <SiteDemoBanner />
       {/* Where the button is, the page ends with room for it, so the end of the content can scroll clear of it. */}
-      <div className={fabVisibleOn(pathname) ? 'app-frame with-service-fab' : 'app-frame'}>
+      <div className={frame}>
+        {/* The desktop site (ADR 0048): a narrow screen on /web/… goes to the mobile page; a wide one on a mobile page goes to the desktop page when the user chose it, or is offered it. */}
+        {(wide || desktop) && (
+          <Suspense fallback={null}>
+            <SiteSwitch />
+          </Suspense>
+        )}
         <Outlet />
       </div>
       {afterFirstScreen && (

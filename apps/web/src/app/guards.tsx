@@ -2,6 +2,7 @@ import { lazy, type ReactNode, Suspense } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { FAIL400, loginPathFor } from '../shared/api/redirect.ts';
 import { session, useLoggedIn } from '../shared/api/session.ts';
+import { desktopLoginPath, isDesktopPath } from './desktop-site.ts';
 
 // The push connection and what its events make out of date: a chunk of its own, fetched once a
 // session is on the device (a visitor's first screen does without it).
@@ -22,7 +23,8 @@ export function RequireAuth({ children }: { children?: ReactNode }) {
         : reason === 'logout'
           ? '/login'
           : loginPathFor(`${location.pathname}${location.search}`);
-    return <Navigate to={to} replace />;
+    // A desktop page (ADR 0048) sends the visitor to the desktop login, which brings them back.
+    return <Navigate to={isDesktopPath(location.pathname) ? desktopLoginPath(to) : to} replace />;
   }
   return (
     <>

@@ -14,6 +14,8 @@ import { RequireAuth } from './guards.tsx';
 import { PageLoading, PageMain } from './PageMain.tsx';
 import { RootLayout } from './RootLayout.tsx';
 import { SiteDemoBanner } from './SiteDemoBanner.tsx';
+import { isWideScreen } from './desktop-site.ts';
+import type { DesktopPageName } from '../routes/desktop/DesktopLayout.tsx';
 import { isTradeIdPath } from './trade-path.ts';
 
 /** The loan pages (issue 18): one chunk for the five. */
@@ -21,6 +23,14 @@ const loanPages = () => import('../routes/mobile/person/LoanPages.tsx');
 
 /** The fund section's pages (issue 18): one chunk for the seven. */
 const fundPages = () => import('../routes/mobile/fund/FundPages.tsx');
+
+/**
+ * The desktop site (issue 21, ADR 0048): its frame (header menu, footer) and its pages, chunks of
+ * their own built from the same feature parts as the mobile pages; a phone never downloads them.
+ * The frame's chunk names the pages' chunks (`desktopPage`), so this script names only the frame.
+ */
+const desktopLayout = () => import('../routes/desktop/DesktopLayout.tsx');
+const desktopPage = (name: DesktopPageName): RouteObject['lazy'] => ({ Component: async () => (await desktopLayout()).desktopPage(name) });
 
 /** The trade tab on one market, /trade_{id}: the shell and the trade screen, each its own chunk. */
 const TradeTabOnMarket = lazy(async () => {
@@ -216,6 +226,44 @@ export const routes: RouteObject[] = [
               ...p2pRoutes,
             ],
           },
+        ],
+      },
+      // The desktop site (issue 21, ADR 0048), for wide screens (a narrow one is sent to the mobile
+      // page, RootLayout): every part of the texts comes with its frame, as its pages show the tabs'
+      // and the feature pages' texts beside the desktop's own (`web.desktop.*`, in `more`).
+      {
+        lazy: lazyPage(desktopLayout, 'DesktopLayout'),
+        loader: async () => {
+          // A narrow screen is sent to the mobile page by SiteSwitch (ADR 0048), fetched here; the frame shows nothing meanwhile.
+          if (!isWideScreen()) {
+            await import('./SiteSwitch.tsx');
+            return null;
+          }
+          await webMessages.loadLater();
+          return null;
+        },
+        children: [
+          { path: '/web/index/login', lazy: desktopPage('DesktopLoginPage') },
+          { path: '/web/index/Register', lazy: desktopPage('DesktopRegisterPage') },
+          { path: '/web/index/Forget', lazy: desktopPage('DesktopForgetPage') },
+          { path: '/web/index/Agreement', lazy: desktopPage('DesktopAgreementPage') },
+          { path: '/web/index/Terms', lazy: desktopPage('DesktopTermsPage') },
+          { path: '/web/helpCenter/index', lazy: desktopPage('DesktopHelpCentrePage') },
+          {
+            // Behind the login: the desktop login brings the user back (guards.tsx).
+            element: <RequireAuth />,
+            children: [
+              { path: '/web/index/index', lazy: desktopPage('DesktopHomePage') },
+              { path: '/web/assets/index', lazy: desktopPage('DesktopAssetsPage') },
+              { path: '/web/my/index', lazy: desktopPage('DesktopMyPage') },
+              { path: '/web/my/setting', lazy: desktopPage('DesktopSettingPage') },
+              { path: '/web/my/Contact_list', lazy: desktopPage('DesktopContactListPage') },
+              { path: '/web/trade/LeveragedTrading', lazy: desktopPage('DesktopLeveragedPage') },
+              { path: '/web/trade/FuturesTrading', lazy: desktopPage('DesktopFuturesPage') },
+              { path: '/web/trade/LockUpMining', lazy: desktopPage('DesktopLockUpPage') },
+            ],
+          },
+          { path: '/web/*', element: <NotFoundPage /> },
         ],
       },
       { path: '*', element: <UnmatchedRoute /> },

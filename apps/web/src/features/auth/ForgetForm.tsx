@@ -1,6 +1,8 @@
 import { ApiError, resetPasswordContract, sendCodeContract } from '@keel/contracts';
 import { useMemo, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { onSiteOf } from '../../app/desktop-paths.ts';
+
 import { useContractMutation } from '../../shared/api/queries.ts';
 import { applyRefusal, bodySchema, FormError, mustMatch, setFormNotice, useContractForm } from '../../shared/forms/index.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
@@ -29,6 +31,8 @@ function resetSchema(channel: CodeChannel) {
 export function ForgetForm() {
   const { t, locale } = useI18n();
   const navigate = useNavigate();
+  // On the desktop site (ADR 0048) the way back to login stays on it.
+  const login = onSiteOf(useLocation().pathname, '/login');
   const [channel, setChannel] = useState<CodeChannel>('sms');
   const [codeSent, setCodeSent] = useState(false);
   const schema = useMemo(() => resetSchema(channel), [channel]);
@@ -48,7 +52,7 @@ export function ForgetForm() {
     try {
       await reset.mutateAsync({ body: { channel, ...values } });
       const state: LoginNoticeState = { passwordReset: true };
-      navigate('/login', { replace: true, state });
+      navigate(login, { replace: true, state });
     } catch (error) {
       const seconds = error instanceof ApiError && error.code === 429 ? retryAfterSeconds(error.data) : undefined;
       if (seconds) setFormNotice(form, t('web.auth.tryAgainIn', { seconds }));
@@ -90,7 +94,7 @@ export function ForgetForm() {
           </Button>
         </div>
         <p className="auth-switch">
-          <Link to="/login">{t('web.forget.backToLogin')}</Link>
+          <Link to={login}>{t('web.forget.backToLogin')}</Link>
         </p>
       </form>
     </div>

@@ -2,6 +2,7 @@ import { ApiError, errorCatalogue, loginContract, validationMessages } from '@ke
 import { useMemo, useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useContractMutation } from '../../shared/api/queries.ts';
+import { onSiteOf } from '../../app/desktop-paths.ts';
 import { FAIL400, safeRedirect } from '../../shared/api/redirect.ts';
 import { useLoggedIn } from '../../shared/api/session.ts';
 import { applyRefusal, bodySchema, FormError, useContractForm, useFieldProps } from '../../shared/forms/index.ts';
@@ -39,6 +40,8 @@ export function LoginForm() {
   const [params] = useSearchParams();
   const loggedIn = useLoggedIn();
   const redirect = params.get('redirect');
+  // On the desktop site (ADR 0048) the links and the way home stay on it.
+  const site = (path: string) => onSiteOf(location.pathname, path);
   const passwordReset = (location.state as LoginNoticeState | null)?.passwordReset === true;
   const [needsTotp, setNeedsTotp] = useState(false);
   const schema = useMemo(() => (needsTotp ? loginWithCodeSchema : loginSchema), [needsTotp]);
@@ -49,7 +52,7 @@ export function LoginForm() {
   const busy = form.formState.isSubmitting;
 
   // A logged-in user has nothing to do here; after submitting, the navigation below takes over.
-  if (loggedIn && !busy) return <Navigate to={safeRedirect(redirect)} replace />;
+  if (loggedIn && !busy) return <Navigate to={safeRedirect(redirect, site('/index'))} replace />;
 
   const submit = form.handleSubmit(async (values) => {
     if (wait.seconds > 0) return;
@@ -58,7 +61,7 @@ export function LoginForm() {
         body: { account: values.account, password: values.password, agreement: values.agreement, totp: needsTotp ? values.totp : undefined },
       });
       finishLogin(answer, adoptLocale);
-      navigate(safeRedirect(redirect), { replace: true });
+      navigate(safeRedirect(redirect, site('/index')), { replace: true });
     } catch (error) {
       const refusal = error instanceof ApiError ? error.message : '';
       if (refusal === errorCatalogue.TWO_STEP_CODE_REQUIRED.msg) {
@@ -117,7 +120,7 @@ export function LoginForm() {
           />
         )}
         <div className="auth-row-end">
-          <Link to="/forget">{t('web.login.forgot')}</Link>
+          <Link to={site('/forget')}>{t('web.login.forgot')}</Link>
         </div>
         <AgreementCheckbox {...field('agreement')} />
         <Button type="submit" block busy={busy} disabled={wait.seconds > 0} data-testid="login-submit">
@@ -126,7 +129,7 @@ export function LoginForm() {
         <WalletLoginButton onLoggedIn={() => navigate(safeRedirect(redirect), { replace: true })} />
         <p className="auth-switch">
           {t('web.login.noAccount')}{' '}
-          <Link to={redirect && redirect !== FAIL400 ? `/register?redirect=${encodeURIComponent(redirect)}` : '/register'}>
+          <Link to={redirect && redirect !== FAIL400 ? `${site('/register')}?redirect=${encodeURIComponent(redirect)}` : site('/register')}>
             {t('web.login.registerLink')}
           </Link>
         </p>

@@ -1,6 +1,8 @@
 import { errorCatalogue, registerContract, registerFields, sendCodeContract, typedText, usernameSchema, validationMessages } from '@keel/contracts';
 import { useMemo, useState } from 'react';
-import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { onSiteOf } from '../../app/desktop-paths.ts';
+
 import { useContractMutation } from '../../shared/api/queries.ts';
 import { FAIL400, safeRedirect } from '../../shared/api/redirect.ts';
 import { useLoggedIn } from '../../shared/api/session.ts';
@@ -49,6 +51,9 @@ function registerSchema(channel: RegisterChannel, inviteRequired: boolean) {
 export function RegisterForm() {
   const { t, locale, adoptLocale } = useI18n();
   const navigate = useNavigate();
+  // On the desktop site (ADR 0048) the links and the way home stay on it.
+  const { pathname } = useLocation();
+  const site = (path: string) => onSiteOf(pathname, path);
   const [params] = useSearchParams();
   const loggedIn = useLoggedIn();
   const redirect = params.get('redirect');
@@ -66,7 +71,7 @@ export function RegisterForm() {
   const sendCode = useContractMutation(sendCodeContract);
   const busy = form.formState.isSubmitting;
 
-  if (loggedIn && !busy) return <Navigate to={safeRedirect(redirect)} replace />;
+  if (loggedIn && !busy) return <Navigate to={safeRedirect(redirect, site('/index'))} replace />;
 
   function switchChannel(next: RegisterChannel) {
     setChannel(next);
@@ -95,7 +100,7 @@ export function RegisterForm() {
         },
       });
       finishLogin(answer, adoptLocale);
-      navigate(safeRedirect(redirect), { replace: true });
+      navigate(safeRedirect(redirect, site('/index')), { replace: true });
     } catch (error) {
       // Without a code, "invalid invitation code" means the operator requires one.
       if (error instanceof Error && error.message === errorCatalogue.INVALID_INVITATION_CODE.msg && values.inviteCode === '') {
@@ -183,7 +188,7 @@ export function RegisterForm() {
         </div>
         <p className="auth-switch">
           {t('web.register.haveAccount')}{' '}
-          <Link to={redirect && redirect !== FAIL400 ? `/login?redirect=${encodeURIComponent(redirect)}` : '/login'}>{t('web.register.loginLink')}</Link>
+          <Link to={redirect && redirect !== FAIL400 ? `${site('/login')}?redirect=${encodeURIComponent(redirect)}` : site('/login')}>{t('web.register.loginLink')}</Link>
         </p>
       </form>
     </div>

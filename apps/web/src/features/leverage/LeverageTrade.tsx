@@ -153,12 +153,15 @@ export function LeverageMarket({
   overview,
   ticker,
   mark,
+  pathFor = (each) => leveragePath(product, each),
 }: {
   product: LeverageProduct;
   symbol: string;
   overview: LeverageOverview | null;
   ticker: Ticker | undefined;
   mark: ShownMark | null;
+  /** The address of the screen on another market (the desktop site's own, ADR 0048). */
+  pathFor?: (symbol: string) => string;
 }) {
   const { t } = useI18n();
   const navigate = useNavigate();
@@ -177,7 +180,7 @@ export function LeverageMarket({
             onChange={(value) => {
               if (!symbols.includes(value)) return;
               localStorage.setItem(LAST_LEVERAGE_SYMBOL_KEY, value);
-              navigate(leveragePath(product, value));
+              navigate(pathFor(value));
             }}
           />
         </div>

@@ -11,7 +11,7 @@ export function safeRedirect(redirect: string | null | undefined, fallback = '/i
   if (!redirect.startsWith('/') || redirect.startsWith('//') || redirect.startsWith('/\\')) return fallback;
   // Sending a user back to a login page after logging in would look like a failed login.
   const path = redirect.split(/[?#]/)[0];
-  if (path === '/login' || path === '/loginaccount' || path === '/register') return fallback;
+  if (path === '/login' || path === '/loginaccount' || path === '/register' || path === '/web/index/login' || path === '/web/index/Register') return fallback;
   return redirect;
 }
 

@@ -1,10 +1,6 @@
-import { useEffect } from 'react';
-import { useSearchParams } from 'react-router';
-import { getLeverageOverviewContract } from '@keel/contracts';
-import { chooseLeverageSymbol, LAST_LEVERAGE_SYMBOL_KEY, type LeverageProduct } from '../../../features/leverage/leverage-logic.ts';
+import type { LeverageProduct } from '../../../features/leverage/leverage-logic.ts';
 import { LeverageTrade } from '../../../features/leverage/LeverageTrade.tsx';
-import { useLeverage } from '../../../features/leverage/useLeverage.ts';
-import { useContractQuery } from '../../../shared/api/queries.ts';
+import { useLeverageScreen } from '../../../features/leverage/useLeverageScreen.ts';
 import { useI18n } from '../../../shared/i18n/I18nProvider.tsx';
 import { LoadFailedNotice } from '../../../shared/ui/components.tsx';
 import { NotFoundPage } from '../error/ErrorPages.tsx';
@@ -16,18 +12,7 @@ import { NotFoundPage } from '../error/ErrorPages.tsx';
  */
 function LeveragePage({ product }: { product: LeverageProduct }) {
   const { t } = useI18n();
-  const [params] = useSearchParams();
-  // The overview names the listed markets; useLeverage reads the same query (one request).
-  const overview = useContractQuery(getLeverageOverviewContract);
-  const symbols = overview.data?.symbols ?? null;
-  const choice = symbols === null ? null : chooseLeverageSymbol(params.get('symbol'), symbols, localStorage.getItem(LAST_LEVERAGE_SYMBOL_KEY));
-  const shown = choice !== null && choice !== 'notFound' ? choice : null;
-  const data = useLeverage(product, shown);
-
-  // The market the user opened is the one the screens show next time.
-  useEffect(() => {
-    if (shown !== null) localStorage.setItem(LAST_LEVERAGE_SYMBOL_KEY, shown);
-  }, [shown]);
+  const { choice, shown, data } = useLeverageScreen(product);
 
   if (choice === 'notFound') return <NotFoundPage />;
   const maxLeverage = data.overview?.products.find((each) => each.product === product)?.maxLeverage ?? 0;
