@@ -3,7 +3,7 @@ import { Outlet, ScrollRestoration, useLocation } from 'react-router';
 import { fabVisibleOn } from '../features/service-fab/fab-logic.ts';
 import { useAfterFirstScreen } from '../shared/ui/useAfterFirstScreen.ts';
 import { isDesktopPath, useWideScreen } from './desktop-site.ts';
-import { SiteDemoBanner } from './SiteDemoBanner.tsx';
+import { SiteDemoBanner, useSiteReadSettled } from './SiteDemoBanner.tsx';
 
 // Both are features of their own, fetched once the first screen has loaded and the browser is idle:
 // the page never waits for them, and their script never delays its first paint.
@@ -22,6 +22,8 @@ export function RootLayout() {
   const desktop = isDesktopPath(pathname);
   const wide = useWideScreen();
   const frame = `app-frame${desktop ? ' desktop-frame' : ''}${fabVisibleOn(pathname) ? ' with-service-fab' : ''}`;
+  // Shown once the demo banner's place above it is known: the banner never moves a painted page.
+  const settled = useSiteReadSettled();
   return (
     <>
       {afterFirstScreen && (
@@ -31,7 +33,7 @@ export function RootLayout() {
       )}
       <SiteDemoBanner />
       {/* Where the button is, the page ends with room for it, so the end of the content can scroll clear of it. */}
-      <div className={frame}>
+      <div className={frame} style={settled ? undefined : { visibility: 'hidden' }}>
         {/* The desktop site (ADR 0048): a narrow screen on /web/… goes to the mobile page; a wide one on a mobile page goes to the desktop page when the user chose it, or is offered it. */}
         {(wide || desktop) && (
           <Suspense fallback={null}>

@@ -1,5 +1,6 @@
 import { siteAddress } from '@keel/contracts';
 import { DemoBanner } from '@keel/ui';
+import { useEffect, useState } from 'react';
 import { useContractQuery } from '../shared/api/queries.ts';
 import { useI18n } from '../shared/i18n/I18nProvider.tsx';
 
@@ -15,4 +16,23 @@ export function SiteDemoBanner() {
   const { t } = useI18n();
   const site = useContractQuery(siteAddress, undefined, { staleTime: SITE_STALE_MS });
   return <DemoBanner demo={site.data?.demo === true} text={t('web.app.demoBanner')} />;
+}
+
+/** The longest the page waits for the deployment's facts before it shows anyway (a slow or failed read). */
+export const SITE_READ_WAIT_MS = 1_500;
+
+/**
+ * Whether the page may be shown: once the deployment's facts are known (or failed, or took longer
+ * than SITE_READ_WAIT_MS). Until then RootLayout keeps the frame invisible, so a demo's banner,
+ * which sits above it in the flow, never pushes a painted page down (on the desktop site's tall
+ * frame that shift alone cost Lighthouse's layout-shift score 0.25).
+ */
+export function useSiteReadSettled(): boolean {
+  const site = useContractQuery(siteAddress, undefined, { staleTime: SITE_STALE_MS });
+  const [waitedOut, setWaitedOut] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setWaitedOut(true), SITE_READ_WAIT_MS);
+    return () => clearTimeout(timer);
+  }, []);
+  return !site.isPending || waitedOut;
 }

@@ -58,7 +58,14 @@ function HomeAnnouncements({ announcements }: { announcements: readonly ContentS
   return (
     <>
       {announcements === null ? (
-        <p className="muted">{t('web.common.loading')}</p>
+        // The place of the three rows, kept while they load, so the cards below do not move when they arrive.
+        <ul className="content-rows" aria-busy="true" data-testid="home-announcements-loading">
+          <li className="content-row content-row-placeholder">
+            <span className="muted">{t('web.common.loading')}</span>
+          </li>
+          <li className="content-row content-row-placeholder" aria-hidden="true" />
+          <li className="content-row content-row-placeholder" aria-hidden="true" />
+        </ul>
       ) : announcements.length === 0 ? (
         <p className="muted" data-testid="home-announcements-empty">
           {t('web.home.noAnnouncements')}
@@ -88,7 +95,9 @@ function HomeAnnouncements({ announcements }: { announcements: readonly ContentS
 export function HomeContent({ part }: { part: 'banners' | 'announcements' }) {
   const { t } = useI18n();
   const { home, failed, reload } = useContentHome();
-  if (part === 'banners') return home ? <HomeBanners banners={home.banners} /> : null;
+  // While the read is on its way the banners' strip keeps its place (a deployment without banners
+  // gives it back once the answer says so): the cards below do not jump when banners arrive.
+  if (part === 'banners') return home ? <HomeBanners banners={home.banners} /> : failed ? null : <div className="home-banners-placeholder" aria-hidden="true" />;
   return (
     <section className="card" aria-labelledby="home-news-title" data-testid="home-news">
       <div className="home-card-head">
