@@ -3,24 +3,34 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { verifyUser } from '../../apps/server/test/helpers/wallet.ts';
 import { launchBrowser, newPhoneContext, openLoggedIn, storage } from './helpers/browser.ts';
 import { callApi } from './helpers/identity.ts';
+import { fundUser } from './helpers/ledger.ts';
 import { type E2eServer, registerUser, startServer, uniqueUsername } from './helpers/server.ts';
 
 // Wallet connect by a signed message in the browser (issue 21, ADR 0047): an EIP-1193 provider is
 // injected into the page (window.ethereum), backed by a viem local account in the test process.
 // Bind with the payment password, log out, log in with the wallet, add the address to the
 // withdrawal address book as ownership-proven; and the refusals: no wallet, the user declines,
-// a replayed signed message.
+// a replayed signed message, a message signed for another site; and a proven address used in a
+// withdrawal once the published new-address hold has passed (the server's clock moved on).
 
-// A fixed test key (the first Anvil/Hardhat account): never real funds.
-const wallet = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
+// Fixed test keys (the first Anvil/Hardhat accounts): never real funds. An address binds to one
+// account only, so the withdrawal test's user has a wallet of its own.
+const firstWallet = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
+const secondWallet = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
+/** The wallet the injected provider answers with. */
+let wallet = firstWallet;
 
 let server: E2eServer;
 let browser: Browser;
 let context: BrowserContext;
 /** What the injected wallet does when asked to sign: sign, or refuse as a user would (4001). */
 let walletMode: 'sign' | 'reject' = 'sign';
+/** The server's clock: moved past the new-address hold by the withdrawal test. */
+const clock = { offsetMs: 0 };
+const HOUR_MS = 3_600_000;
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -36,7 +46,7 @@ function freePort(): Promise<number> {
 
 beforeAll(async () => {
   const port = await freePort();
-  [server, browser] = await Promise.all([startServer({ market: false, port, env: { PUBLIC_ORIGIN: `http://127.0.0.1:${port}` } }), launchBrowser()]);
+  [server, browser] = await Promise.all([startServer({ market: false, port, clock, env: { PUBLIC_ORIGIN: `http://127.0.0.1:${port}` } }), launchBrowser()]);
 });
 afterAll(async () => {
   await browser?.close();
@@ -88,6 +98,18 @@ async function setPaymentPassword(token: string, password: string) {
   });
   expect(answer.code).toBe(200);
 }
+
+/** Binds the test wallet to the account through the API (the browser flow is the first test's). */
+async function bindByApi(token: string) {
+  const issued = await callApi<{ message: string }>(server, 'POST', '/home/wallet-connect/nonce', token, { purpose: 'bind', address: wallet.address, chainId: 1 });
+  expect(issued.code).toBe(200);
+  const signature = await wallet.signMessage({ message: issued.data.message });
+  const bound = await callApi(server, 'POST', '/home/wallet-connect/bind', token, { message: issued.data.message, signature, paymentPassword: '135790' });
+  expect(bound.code).toBe(200);
+}
+
+/** What the login page says of a message signed for another site (the web catalogue's English). */
+const WRONG_DOMAIN_TEXT = 'The message was written for another website. Never sign it.';
 
 async function seriousViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze();
@@ -174,5 +196,70 @@ describe('wallet connect (EIP-4361) in the browser', () => {
     expect(await error.textContent()).toContain('You declined the request in your wallet.');
     expect(await storage(page, 'token')).toBeNull();
     walletMode = 'sign';
+  });
+  it('refuses a message a wallet signed for another site, naming the wrong site', async () => {
+    walletMode = 'sign';
+    context = await contextWithWallet();
+    const page = await context.newPage();
+    await page.goto('/login');
+    // A phishing page had the same wallet sign Keel's nonce in a message naming its own site, and
+    // hands it to Keel: the server refuses it before the signature is even looked at.
+    const issued = await callApi<{ message: string }>(server, 'POST', '/home/wallet-connect/nonce', null, { purpose: 'login', address: wallet.address, chainId: 1 });
+    const forged = issued.data.message.replace(/^[^ ]+ wants you to sign in/, 'evil.example wants you to sign in');
+    const forgedSignature = await wallet.signMessage({ message: forged });
+    await page.route('**/home/wallet-connect/login', (route) => route.continue({ postData: JSON.stringify({ message: forged, signature: forgedSignature }) }));
+    await page.getByTestId('wallet-login-button').click();
+    const error = page.getByTestId('wallet-login-error');
+    await error.waitFor();
+    expect(await error.textContent()).toContain('Wallet connection failed');
+    expect(await error.textContent()).toContain(WRONG_DOMAIN_TEXT);
+    expect(await storage(page, 'token')).toBeNull();
+  });
+
+  it('uses the proven address in a withdrawal once the published hold has passed, after logging in by wallet', async () => {
+    walletMode = 'sign';
+    wallet = secondWallet;
+    const user = await registerUser(server.baseUrl, uniqueUsername('siwewd'));
+    await verifyUser(server.db, user.userId);
+    await setPaymentPassword(user.token, user.password);
+    await fundUser(server.db, { userId: user.userId, asset: 'USDT', amount: '500' });
+    await bindByApi(user.token);
+    context = await contextWithWallet();
+    const page = await openLoggedIn(context, user, '/safeSetting/wallet');
+    await page.getByTestId('wallet-add-to-book').click();
+    await page.getByTestId('wallet-in-book').waitFor();
+    await page.goto('/my');
+    await page.getByTestId('logout').click();
+    await page.waitForURL((url) => url.pathname === '/login');
+
+    // A day and an hour later (the hold is 24 h): log in with the wallet and withdraw to it.
+    clock.offsetMs = 25 * HOUR_MS;
+    // The browser's clock too: the address book judges the hold by the device's time.
+    await page.clock.install({ time: Date.now() + clock.offsetMs });
+    await page.reload();
+    try {
+      await page.getByTestId('wallet-login-button').click();
+      await page.waitForURL((url) => url.pathname !== '/login');
+      expect(await storage(page, 'userId')).toBe(user.userId);
+      await page.goto('/assets/withdraw');
+      await page.getByTestId('withdraw-channel').selectOption('USDT-ERC20');
+      await page.getByTestId('withdraw-pick-address').click();
+      const bookRow = page.locator('[data-testid^="address-row-"][data-network="ethereum"]');
+      await expect.poll(() => bookRow.count()).toBe(1);
+      expect(await bookRow.getByTestId('address-row-proven').textContent()).toBe('Ownership proven');
+      await expect.poll(() => bookRow.getByTestId('address-row-usable').textContent().catch(() => null)).toBe('Ready for withdrawals');
+      await bookRow.getByTestId('address-row-choose').click();
+      await page.waitForURL((url) => url.pathname === '/assets/withdraw');
+      await expect.poll(() => page.getByTestId('withdraw-address-full').first().textContent()).toBe(wallet.address);
+      await page.getByTestId('withdraw-amount').fill('100');
+      await page.getByTestId('withdraw-paypassword').fill('135790');
+      await page.getByTestId('withdraw-submit').click();
+      await page.waitForURL((url) => /^\/assets\/WithdrawPay\/\d+$/.test(url.pathname));
+      await expect.poll(() => page.getByTestId('pay-address').first().textContent()).toBe(wallet.address);
+      expect(await page.getByTestId('pay-amount').first().textContent()).toBe('100.00 USDT');
+    } finally {
+      clock.offsetMs = 0;
+      wallet = firstWallet;
+    }
   });
 });
