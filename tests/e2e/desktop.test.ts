@@ -118,6 +118,8 @@ describe('the desktop site at 1,440 × 900', () => {
     expect(await form.getByRole('link', { name: 'User Agreement' }).getAttribute('href')).toBe('/web/index/Agreement');
     expect(await form.getByRole('link', { name: 'Forgot password?' }).getAttribute('href')).toBe('/web/index/Forget');
     expect(await form.getByRole('link', { name: 'Create an account' }).getAttribute('href')).toBe('/web/index/Register');
+    // One language switcher: the header's (the phone form's own is left out in the frame).
+    expect(await page.getByTestId('language-select').count()).toBe(1);
   });
 
   it('sends a visitor from a desktop page behind the login to the desktop login and back', async () => {
@@ -184,6 +186,9 @@ describe('the desktop site at 1,440 × 900', () => {
     const account = page.getByTestId('account-menu');
     await account.waitFor();
     expect(await account.getByRole('link').evaluateAll((all) => all.map((link) => link.getAttribute('href')))).toEqual(['/web/my/index', '/web/my/setting', '/web/my/Contact_list']);
+    // The menus are the way around: the phone page's "back" arrow (to /my) is not shown in the frame.
+    await page.getByTestId('setting-wallet').waitFor();
+    expect(await page.locator('.page-back').count()).toBe(0);
   });
 
   it('places a futures order from the three-column futures screen', async () => {

@@ -6,6 +6,7 @@ import { useWideScreen } from '../../app/desktop-site.ts';
 import { useLoggedIn } from '../../shared/api/session.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { LanguageSwitcher } from '../../shared/i18n/LanguageSwitcher.tsx';
+import { InDesktopFrame } from '../../shared/ui/components.tsx';
 import './desktop.css';
 
 const publicPages = () => import('./DesktopPublicPages.tsx');
@@ -202,7 +203,9 @@ export function DesktopLayout({ children }: { children?: ReactNode }) {
   return (
     <div className="desktop-shell" data-testid="desktop-shell">
       <DesktopHeader />
-      <main className="desktop-main">{children ?? <Outlet />}</main>
+      <main className="desktop-main">
+        <InDesktopFrame.Provider value={true}>{children ?? <Outlet />}</InDesktopFrame.Provider>
+      </main>
       <DesktopFooter />
     </div>
   );

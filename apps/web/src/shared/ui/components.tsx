@@ -1,4 +1,4 @@
-import { type ButtonHTMLAttributes, type ComponentPropsWithRef, type ReactNode, useId, useState } from 'react';
+import { type ButtonHTMLAttributes, type ComponentPropsWithRef, createContext, type ReactNode, useContext, useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useI18n } from '../i18n/I18nProvider.tsx';
 import { AlertIcon, BackIcon, EyeIcon } from './shell-icons.tsx';
@@ -108,13 +108,20 @@ export function useBack(fallback: string) {
   };
 }
 
-/** A page title bar with an optional way back. */
+/**
+ * Whether the page is inside the desktop site's frame (ADR 0048): its header menu and side menus
+ * are the way around there, so a mobile part's "back" arrow, which leads to a phone page, is left out.
+ */
+export const InDesktopFrame = createContext(false);
+
+/** A page title bar with an optional way back (not in the desktop frame, whose menus are the way around). */
 export function PageHeader({ title, backTo }: { title: string; backTo?: string }) {
   const { t } = useI18n();
   const back = useBack(backTo ?? '/index');
+  const desktop = useContext(InDesktopFrame);
   return (
     <header className="page-header">
-      {backTo && (
+      {backTo && !desktop && (
         <button type="button" className="page-back" aria-label={t('web.common.back')} onClick={back}>
           <BackIcon />
         </button>
