@@ -3,6 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { base32Decode, hotp, totpStepAt } from '../../apps/server/src/security/totp.ts';
 import { verifyUser } from '../../apps/server/test/helpers/wallet.ts';
 import { launchBrowser, newPhoneContext, openLoggedIn, storage } from './helpers/browser.ts';
 import { callApi } from './helpers/identity.ts';
@@ -20,6 +21,9 @@ import { type E2eServer, registerUser, startServer, uniqueUsername } from './hel
 // account only, so the withdrawal test's user has a wallet of its own.
 const firstWallet = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
 const secondWallet = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
+const thirdWallet = privateKeyToAccount('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804e8ab365a');
+/** An authenticator secret (base32) for the two-step account: a test value, never a real one. */
+const TWO_STEP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 /** The wallet the injected provider answers with. */
 let wallet = firstWallet;
 
@@ -259,6 +263,35 @@ describe('wallet connect (EIP-4361) in the browser', () => {
       expect(await page.getByTestId('pay-amount').first().textContent()).toBe('100.00 USDT');
     } finally {
       clock.offsetMs = 0;
+      wallet = firstWallet;
+    }
+  });
+  it('asks an account with two-step login for its authenticator code, then logs in with the same signature', async () => {
+    walletMode = 'sign';
+    wallet = thirdWallet;
+    try {
+      const user = await registerUser(server.baseUrl, uniqueUsername('siwe2fa'));
+      await setPaymentPassword(user.token, user.password);
+      await bindByApi(user.token);
+      await server.db.query('UPDATE users SET totp_secret = $2 WHERE id = $1', [user.userId, TWO_STEP_SECRET]);
+      context = await contextWithWallet();
+      const page = await context.newPage();
+      await page.goto('/login');
+      let signatures = 0;
+      page.on('request', (request) => {
+        if (request.url().endsWith('/home/wallet-connect/nonce')) signatures += 1;
+      });
+      await page.getByTestId('wallet-login-button').click();
+      // The code is asked for; the wallet is not asked to sign again.
+      const submit = page.getByTestId('wallet-login-totp');
+      await submit.waitFor();
+      expect(await storage(page, 'token')).toBeNull();
+      await page.getByLabel('Authenticator code').fill(hotp(base32Decode(TWO_STEP_SECRET), totpStepAt(server.now().getTime())));
+      await submit.click();
+      await page.waitForURL((url) => url.pathname !== '/login');
+      expect(await storage(page, 'userId')).toBe(user.userId);
+      expect(signatures).toBe(1);
+    } finally {
       wallet = firstWallet;
     }
   });
