@@ -58,6 +58,7 @@ describe('VIP levels', () => {
     expect(await page.getByTestId('vip-table').locator('tbody tr').count()).toBe(5);
     expect(await text(page, 'vip-row-2')).toContain('20 %');
     expect(await text(page, 'vip-progress')).toContain('Progress to VIP 1');
+    await page.getByTestId('vip-history-empty').waitFor();
     // Applying needs advanced verification (spec).
     await page.getByTestId('vip-needs-advanced').waitFor();
 
@@ -68,6 +69,10 @@ describe('VIP levels', () => {
     await expect.poll(() => text(page, 'vip-my-level')).toBe('VIP 2');
     expect(await text(page, 'vip-my-discount')).toBe('20 %');
     expect(await text(page, 'vip-balance')).toContain('60000.000000');
+    // The day's computation shows in the history, with what the rule read.
+    const today = new Date(server.now().getTime()).toISOString().slice(0, 10);
+    expect(await text(page, `vip-history-${today}`)).toContain('VIP 2');
+    expect(await text(page, `vip-history-${today}`)).toContain('60000.000000');
 
     // The swap: 100 USDT → BTC at 64,000 with the 0.20 % spread; gross 0.00155937 BTC; fee 0.1 %
     // = 155.937 sat → 156 before the discount; 20 % off = 31.2 → 31 sat; 125 sat charged.

@@ -265,6 +265,12 @@ export async function myVip(deps: Deps, userId: bigint) {
   const progress = progressToNext(level, standing, deps.config.VIP_LEVELS);
   const states = await verificationStatesOf(deps.db, userId);
   const applications = await deps.db.query<ApplicationRow>(`${SELECT_APPLICATION} WHERE a.user_id = $1 ORDER BY a.id DESC LIMIT 20`, [userId]);
+  // The level history: each day's run row, what the rule read and what it gave.
+  const runs = await deps.db.query<{ day: string; level: number; rule_level: number; volume: string; balance: string }>(
+    `SELECT to_char(day, 'YYYY-MM-DD') AS day, level, rule_level, volume_30d_usdt_minor::text AS volume, balance_usdt_minor::text AS balance
+       FROM vip_level_runs WHERE user_id = $1 ORDER BY day DESC LIMIT 30`,
+    [userId],
+  );
   return {
     levels: vipTableView(deps.config.VIP_LEVELS),
     level,
@@ -279,6 +285,13 @@ export async function myVip(deps: Deps, userId: bigint) {
     },
     advancedVerified: states.advanced.status === 'verified',
     applications: applications.map(applicationView),
+    history: runs.map((run) => ({
+      day: run.day,
+      level: run.level,
+      ruleLevel: run.rule_level,
+      volume30dUsdt: usdt(toMinor(run.volume)),
+      balanceUsdt: usdt(toMinor(run.balance)),
+    })),
   };
 }
 

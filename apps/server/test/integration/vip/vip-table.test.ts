@@ -42,6 +42,8 @@ describe('VIP levels from the configured table', () => {
     await runJob();
     const mine = await call(t.app, 'GET', '/home/vip/mine', user.token);
     expect(mine.data).toMatchObject({ level: 1, progress: { next: 2, volume: null, balance: { have: '1200.000000', need: '5000.000000' } } });
+    // The day's computation is the user's history: what the rule read and what it gave.
+    expect(mine.data.history).toEqual([{ day: '2026-11-29', level: 1, ruleLevel: 1, volume30dUsdt: '0.000000', balanceUsdt: '1200.000000' }]);
     // The change is told once, with why and what the level gives; a second run of the day tells nothing.
     expect(await runJob()).toBe(0);
     const messages = await call(t.app, 'GET', '/home/user/messages?page=1&pageSize=20', user.token);

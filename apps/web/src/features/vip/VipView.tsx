@@ -16,6 +16,7 @@ export function VipView() {
       <MyLevel data={data} />
       <LevelTable data={data} />
       <Apply data={data} />
+      <History data={data} />
       <Card>
         <p className="muted vip-rule" data-testid="vip-rule">{t('web.vip.rule')}</p>
       </Card>
@@ -101,11 +102,18 @@ function LevelTable({ data }: { data: MyVip }) {
                 <td>{discountPercent(each.feeDiscountBps)}</td>
                 <td>+{each.extraDailyWithdrawals}</td>
                 <td>
-                  {each.minVolume30dUsdt === null && each.minBalanceUsdt === null ? (
+                  {each.level === 0 ? (
                     t('web.vip.everyone')
                   ) : (
                     <>
-                      {t('web.vip.threshold', { volume: each.minVolume30dUsdt ?? '—', balance: each.minBalanceUsdt ?? '—' })}
+                      {/* The operator's table may count one measure only, or none (a level granted on application only). */}
+                      {each.minVolume30dUsdt !== null && each.minBalanceUsdt !== null
+                        ? t('web.vip.threshold', { volume: each.minVolume30dUsdt, balance: each.minBalanceUsdt })
+                        : each.minVolume30dUsdt !== null
+                          ? t('web.vip.thresholdVolume', { volume: each.minVolume30dUsdt })
+                          : each.minBalanceUsdt !== null
+                            ? t('web.vip.thresholdBalance', { balance: each.minBalanceUsdt })
+                            : t('web.vip.applicationOnly')}
                       {each.byApplication ? (
                         <span className="vip-by-application">
                           {t('web.vip.applicationThreshold', { volume: each.byApplication.minVolume30dUsdt, balance: each.byApplication.minBalanceUsdt })}
@@ -180,6 +188,53 @@ function Apply({ data }: { data: MyVip }) {
         </div>
       )}
       {problem ? <Notice tone="error">{problem}</Notice> : null}
+    </Card>
+  );
+}
+
+/** The daily computations of the last 30 days: the level given, and what the rule read that day. */
+function History({ data }: { data: MyVip }) {
+  const { t } = useI18n();
+  return (
+    <Card>
+      <h2 className="card-title">{t('web.vip.historyTitle')}</h2>
+      {data.history.length === 0 ? (
+        <p className="muted" data-testid="vip-history-empty">
+          {t('web.vip.historyEmpty')}
+        </p>
+      ) : (
+        <div className="vip-table-wrap">
+          <table className="vip-table" data-testid="vip-history">
+            <thead>
+              <tr>
+                <th scope="col">{t('web.vip.historyDay')}</th>
+                <th scope="col">{t('web.vip.level')}</th>
+                <th scope="col">{t('web.vip.volume30d')}</th>
+                <th scope="col">{t('web.vip.balance')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.history.map((run) => (
+                <tr key={run.day} data-testid={`vip-history-${run.day}`}>
+                  <th scope="row">
+                    <bdi dir="ltr">{run.day}</bdi>
+                  </th>
+                  <td>
+                    {t('web.vip.levelName', { level: run.level })}
+                    {run.level !== run.ruleLevel ? <span className="vip-by-application">{t('web.vip.historyByApplication', { level: run.ruleLevel })}</span> : null}
+                  </td>
+                  <td>
+                    <bdi dir="ltr">{run.volume30dUsdt}</bdi>
+                  </td>
+                  <td>
+                    <bdi dir="ltr">{run.balanceUsdt}</bdi>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
     </Card>
   );
 }

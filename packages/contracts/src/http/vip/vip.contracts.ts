@@ -54,7 +54,8 @@ export const myVipContract = defineContract({
   id: 'vip.mine',
   method: 'GET',
   path: '/home/vip/mine',
-  summary: 'My VIP level, how it was granted, my 30-day volume and balance, my progress to the next level, my applications.',
+  summary:
+    'My VIP level, how it was granted, my 30-day volume and balance, my progress to the next level, my applications, and the daily computations of my last 30 days (what the rule read and what it gave).',
   caller: 'user',
   data: z.object({
     levels: z.array(vipLevelSchema),
@@ -66,6 +67,17 @@ export const myVipContract = defineContract({
     progress: z.object({ next: z.number().int().nullable(), volume: progressMeasure, balance: progressMeasure }),
     advancedVerified: z.boolean(),
     applications: z.array(vipApplicationSchema),
+    history: z
+      .array(
+        z.object({
+          day: z.string().describe('the UTC day of the computation, YYYY-MM-DD'),
+          level: z.number().int().describe('the level given that day'),
+          ruleLevel: z.number().int().describe('the level the published rule gave (lower when a valid application gave more)'),
+          volume30dUsdt: z.string(),
+          balanceUsdt: z.string(),
+        }),
+      )
+      .describe('the daily job’s computations of the last 30 days, newest first'),
   }),
   errors: [],
 });
