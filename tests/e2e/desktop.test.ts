@@ -266,6 +266,18 @@ describe('the desktop site at 1,440 × 900', () => {
     await expect.poll(() => pathOf(page), eventually).toBe('/web/trade/LeveragedTrading?symbol=BTCUSDT');
     await page.goto('/helpcenter');
     await expect.poll(() => pathOf(page), eventually).toBe('/web/helpCenter/index');
+    // A page with no desktop page keeps its phone column, under the desktop header.
+    await page.goto('/trade/shopping');
+    await page.getByTestId('desktop-header-menu').waitFor();
+    expect(pathOf(page)).toBe('/trade/shopping');
+    expect(await page.getByRole('main').count()).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+    const column = await page.getByRole('main').boundingBox();
+    expect(column!.width).toBeLessThan(700);
+    const header = await page.locator('header.desktop-header').boundingBox();
+    expect(header!.width).toBeGreaterThan(1400);
+    await page.goto('/helpcenter');
+    await expect.poll(() => pathOf(page), eventually).toBe('/web/helpCenter/index');
 
     // The footer's "mobile site" goes back, and that is remembered too: no offer, no redirect.
     await page.getByTestId('desktop-mobile-site').click();

@@ -81,8 +81,15 @@ describe('the width switch (ADR 0048)', () => {
     expect(siteSwitch(at('/assets'), true, 'mobile')).toEqual({ kind: 'stay' });
   });
 
+  it('on the desktop site, shows a page without a desktop page under the desktop header', () => {
+    expect(siteSwitch(at('/trade/shopping'), true, 'desktop')).toEqual({ kind: 'framed' });
+    expect(siteSwitch(at('/assets/records', '?page=2'), true, 'desktop')).toEqual({ kind: 'framed' });
+    // Not on a narrow screen, nor for someone who kept (or has not chosen) the mobile site.
+    expect(siteSwitch(at('/trade/shopping'), false, 'desktop')).toEqual({ kind: 'stay' });
+    expect(siteSwitch(at('/trade/shopping'), true, 'mobile')).toEqual({ kind: 'stay' });
+  });
+
   it('leaves a mobile page without a desktop page, and a narrow screen on a mobile page, alone', () => {
-    expect(siteSwitch(at('/trade/shopping'), true, 'desktop')).toEqual({ kind: 'stay' });
     expect(siteSwitch(at('/trade/shopping'), true, null)).toEqual({ kind: 'stay' });
     expect(siteSwitch(at('/assets'), false, 'desktop')).toEqual({ kind: 'stay' });
     expect(siteSwitch(at('/assets'), false, null)).toEqual({ kind: 'stay' });

@@ -48,8 +48,12 @@ export function desktopPathFor(pathname: string): string | null {
   return mobileToDesktop[pathname] ?? null;
 }
 
-/** What the site does on a visit: nothing, send the screen to the other site's page, or offer the desktop page. */
-export type SiteSwitch = { kind: 'stay' } | { kind: 'redirect'; to: string } | { kind: 'offer'; to: string };
+/**
+ * What the site does on a visit: nothing, send the screen to the other site's page, offer the
+ * desktop page, or — a wide screen on the desktop site opening a page that has no desktop page —
+ * show that page under the desktop header (`framed`), so the way around stays the same.
+ */
+export type SiteSwitch = { kind: 'stay' } | { kind: 'redirect'; to: string } | { kind: 'offer'; to: string } | { kind: 'framed' };
 
 /**
  * A narrow screen on a desktop path goes to its mobile page; a wide screen on a mobile path that
@@ -60,6 +64,7 @@ export function siteSwitch(location: { pathname: string; search: string; hash: s
   const rest = `${location.search}${location.hash}`;
   if (isDesktopPath(location.pathname)) return wide ? { kind: 'stay' } : { kind: 'redirect', to: `${mobilePathFor(location.pathname)}${rest}` };
   const desktop = wide ? desktopPathFor(location.pathname) : null;
+  if (wide && desktop === null && choice === 'desktop') return { kind: 'framed' };
   if (desktop === null || choice === 'mobile') return { kind: 'stay' };
   return { kind: choice === 'desktop' ? 'redirect' : 'offer', to: `${desktop}${rest}` };
 }

@@ -179,6 +179,21 @@ function DesktopHeader() {
   );
 }
 
+/**
+ * A page without a desktop page, opened on the desktop site (ADR 0048): the desktop header across
+ * the screen above the page's phone column, so the menus stay where they were. The class on the
+ * root widens the frame for the header only (desktop.css); leaving the page removes it.
+ */
+export function DesktopHeaderOverPhonePage() {
+  useEffect(() => {
+    document.documentElement.classList.add(FRAMED_PHONE_PAGE);
+    return () => document.documentElement.classList.remove(FRAMED_PHONE_PAGE);
+  }, []);
+  return <DesktopHeader />;
+}
+
+const FRAMED_PHONE_PAGE = 'phone-page-framed';
+
 /** The footer: the way back to the mobile site (remembered, ADR 0048) and the legal documents. */
 function DesktopFooter() {
   const { t } = useI18n();
