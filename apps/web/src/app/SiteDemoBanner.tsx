@@ -12,9 +12,12 @@ const SITE_STALE_MS = 10 * 60_000;
  * too. The read is public and started by the first script (pages.ts `everyScreenReads`), so on a
  * demo the banner is there with the first screen; a failed read shows nothing.
  */
+/** The deployment's facts: one cached read shared by the banner and the frame's wait. */
+const useSite = () => useContractQuery(siteAddress, undefined, { staleTime: SITE_STALE_MS });
+
 export function SiteDemoBanner() {
   const { t } = useI18n();
-  const site = useContractQuery(siteAddress, undefined, { staleTime: SITE_STALE_MS });
+  const site = useSite();
   return <DemoBanner demo={site.data?.demo === true} text={t('web.app.demoBanner')} />;
 }
 
@@ -28,7 +31,7 @@ export const SITE_READ_WAIT_MS = 1_500;
  * frame that shift alone cost Lighthouse's layout-shift score 0.25).
  */
 export function useSiteReadSettled(): boolean {
-  const site = useContractQuery(siteAddress, undefined, { staleTime: SITE_STALE_MS });
+  const site = useSite();
   const [waitedOut, setWaitedOut] = useState(false);
   useEffect(() => {
     const timer = setTimeout(() => setWaitedOut(true), SITE_READ_WAIT_MS);

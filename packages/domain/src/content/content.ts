@@ -72,7 +72,6 @@ export function searchConfiguration(language: ContentLanguage): string {
   }
 }
 
-const hanOrKana = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const hanOrKanaRun = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー]+/gu;
 
 /**

@@ -129,14 +129,15 @@ export async function computeVipLevelsBatch(deps: LevelJobDeps, batchSize = VIP_
   const now = deps.now();
   const day = vipDayOf(now.getTime());
   return deps.db.transaction(async (tx) => {
-    const users = await tx.query<{ id: bigint }>(
-      `SELECT u.id FROM users u
+    // Each claimed user with the level they have now (0 without a row), read in the same query.
+    const users = await tx.query<{ id: bigint; level: number }>(
+      `SELECT u.id, COALESCE(v.level, 0) AS level FROM users u LEFT JOIN vip_levels v ON v.user_id = u.id
         WHERE NOT EXISTS (SELECT 1 FROM vip_level_runs r WHERE r.user_id = u.id AND r.day = $1::date)
         ORDER BY u.id LIMIT $2 FOR UPDATE OF u SKIP LOCKED`,
       [day, batchSize],
     );
     for (const user of users) {
-      const before = await vipLevelOfUser(tx, user.id);
+      const before = Number(user.level);
       const standing = await standingOf(deps, tx, user.id, now);
       const ruleLevel = levelByRule(standing, deps.config.VIP_LEVELS);
       const applied = await applicationLevelOf(tx, user.id, now);

@@ -336,3 +336,16 @@ export function LeverageTrade({ symbol, data }: { symbol: string; data: Leverage
     </>
   );
 }
+
+/** What a leverage screen shows with no market to show: the overview failed, has no markets, or is loading. */
+export function LeverageNoMarket({ data }: { data: Pick<LeverageData, 'overview' | 'overviewFailed' | 'reloadOverview'> }) {
+  const { t } = useI18n();
+  if (data.overviewFailed) return <LoadFailedNotice onRetry={data.reloadOverview} />;
+  if (data.overview !== null)
+    return (
+      <p className="muted" data-testid="leverage-no-markets">
+        {t('web.leverage.noMarkets')}
+      </p>
+    );
+  return <p className="muted">{t('web.common.loading')}</p>;
+}

@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { EarnProducts } from '../../features/earn/EarnProducts.tsx';
 import { symbolId } from '../../features/options/options-logic.ts';
 import type { LeverageProduct } from '../../features/leverage/leverage-logic.ts';
-import { LeverageChart, LeverageMarket, LeverageOrder } from '../../features/leverage/LeverageTrade.tsx';
+import { LeverageChart, LeverageMarket, LeverageNoMarket, LeverageOrder } from '../../features/leverage/LeverageTrade.tsx';
 import { Positions } from '../../features/leverage/Positions.tsx';
 import { useLeverageScreen } from '../../features/leverage/useLeverageScreen.ts';
 import { ChangeTag } from '../../features/market/ChangeTag.tsx';
@@ -10,7 +10,6 @@ import type { Ticker } from '../../features/market/tickers.ts';
 import { useTickers } from '../../features/market/useTickers.ts';
 import { useI18n } from '../../shared/i18n/I18nProvider.tsx';
 import { Amount } from '../../shared/ui/Amount.tsx';
-import { LoadFailedNotice } from '../../shared/ui/components.tsx';
 import { NotFoundPage } from '../mobile/error/ErrorPages.tsx';
 
 const desktopTradePaths: Record<LeverageProduct, string> = {
@@ -86,14 +85,8 @@ function DesktopLeveragePage({ product }: { product: LeverageProduct }) {
             <Positions data={data} tickers={tickers} />
           </div>
         </div>
-      ) : data.overviewFailed ? (
-        <LoadFailedNotice onRetry={data.reloadOverview} />
-      ) : data.overview !== null ? (
-        <p className="muted" data-testid="leverage-no-markets">
-          {t('web.leverage.noMarkets')}
-        </p>
       ) : (
-        <p className="muted">{t('web.common.loading')}</p>
+        <LeverageNoMarket data={data} />
       )}
     </div>
   );

@@ -1,8 +1,7 @@
 import type { LeverageProduct } from '../../../features/leverage/leverage-logic.ts';
-import { LeverageTrade } from '../../../features/leverage/LeverageTrade.tsx';
+import { LeverageNoMarket, LeverageTrade } from '../../../features/leverage/LeverageTrade.tsx';
 import { useLeverageScreen } from '../../../features/leverage/useLeverageScreen.ts';
 import { useI18n } from '../../../shared/i18n/I18nProvider.tsx';
-import { LoadFailedNotice } from '../../../shared/ui/components.tsx';
 import { NotFoundPage } from '../error/ErrorPages.tsx';
 
 /**
@@ -30,14 +29,8 @@ function LeveragePage({ product }: { product: LeverageProduct }) {
       </div>
       {shown !== null ? (
         <LeverageTrade key={`${product}:${shown}`} symbol={shown} data={data} />
-      ) : data.overviewFailed ? (
-        <LoadFailedNotice onRetry={data.reloadOverview} />
-      ) : data.overview !== null ? (
-        <p className="muted" data-testid="leverage-no-markets">
-          {t('web.leverage.noMarkets')}
-        </p>
       ) : (
-        <p className="muted">{t('web.common.loading')}</p>
+        <LeverageNoMarket data={data} />
       )}
     </div>
   );
